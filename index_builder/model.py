@@ -1,0 +1,129 @@
+"""Plain domain types that cross every boundary: papers, hits, search results.
+
+Widgets never see Whoosh objects and Whoosh never sees widgets; these frozen
+dataclasses are what passes between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Span = tuple[int, int]
+"""A highlighted range of characters, ``text[start:end]``, in a display string."""
+
+SortKey = Literal["relevance", "title", "time"]
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One paper of the merged catalogue.
+
+    ``title`` and ``abstract`` are display text (LaTeX and Markdown rendered as
+    Unicode); ``title_raw`` and ``abstract_raw`` keep the source text for export.
+    ``sources`` lists ``FILE:POSITION`` for every abstract list that holds the
+    paper (1-based position in that file) and ``FILE`` for tables.
+    ``aliases`` are earlier ids of the same paper (e.g. the id an abstract had
+    before it was joined to its row) so that bookmarks never orphan.
+    """
+
+    id: str
+    title: str
+    title_raw: str = ""
+    title_derived: bool = False
+    authors: tuple[str, ...] = ()
+    institutions: tuple[str, ...] = ()
+    abstract: str = ""
+    abstract_raw: str = ""
+    topic: str = ""
+    decision: str = ""
+    oral: bool = False
+    spotlight: bool = False
+    session: str = ""
+    starts_at: str = ""
+    ends_at: str = ""
+    url: str = ""
+    openreview_url: str = ""
+    code_urls: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    event_id: int | None = None
+
+    @property
+    def has_abstract(self) -> bool:
+        """True when the abstract is known."""
+        return bool(self.abstract)
+
+    @property
+    def has_code(self) -> bool:
+        """True when the paper links to code."""
+        return bool(self.code_urls)
+
+    @property
+    def kind(self) -> str:
+        """``oral``, ``spotlight`` or ``poster``."""
+        if self.oral:
+            return "oral"
+        if self.spotlight:
+            return "spotlight"
+        return "poster"
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data (lists, not tuples)."""
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = list(value)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Paper:
+        """Rebuild a paper from :meth:`to_json` output; unknown keys are ignored."""
+        names = {f for f in cls.__dataclass_fields__}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        for key in ("authors", "institutions", "code_urls", "sources", "aliases"):
+            if key in kwargs:
+                kwargs[key] = tuple(kwargs[key])
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A paper found by a query, with its score and the spans to highlight."""
+
+    paper: Paper
+    score: float = 0.0
+    title_spans: tuple[Span, ...] = ()
+    abstract_spans: tuple[Span, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FacetCount:
+    """One value of a facet, how many hits have it, and the filter that selects it."""
+
+    value: str
+    count: int
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer to one query."""
+
+    query: str
+    total: int
+    hits: tuple[Hit, ...]
+    suggestion: str | None = None
+    elapsed_ms: float = 0.0
+    fallback: bool = False
+    """True when the query's syntax was malformed and it was read as plain words."""
+    facets: dict[str, tuple[FacetCount, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceProblem:
+    """A source file that was skipped or partly read, and why (for stderr and ``doctor``)."""
+
+    path: str
+    message: str
+    fatal: bool = True
