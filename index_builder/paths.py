@@ -63,7 +63,9 @@ class Paths:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except (FileExistsError, NotADirectoryError) as exc:
-                raise HomeError(f"{folder} cannot be a folder: a file is in the way ({exc})") from exc
+                raise HomeError(
+                    f"{folder} cannot be a folder: a file is in the way ({exc})"
+                ) from exc
             except OSError as exc:
                 raise HomeError(f"cannot create {folder}: {exc.strerror or exc}") from exc
             if not os.access(folder, os.W_OK | os.X_OK):
