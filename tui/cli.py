@@ -1,0 +1,81 @@
+"""The ``paperscope`` command line: bare for the TUI, sub-commands for scripts.
+
+paperscope [--source PATH]... [--no-bundled]          open the TUI
+paperscope search QUERY [--limit N] [--sort S] [--json]
+paperscope show ID [--json]
+paperscope dump --format jsonl|csv
+paperscope index [--rebuild]
+paperscope doctor
+paperscope --version
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from index_builder import __version__
+from index_builder.paths import HomeError, Paths
+from tui import cli_cite, cli_records
+from tui.cli_common import Command, add_source_options
+from tui.context import Context
+from tui.output import error
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="paperscope",
+        description="Browse the papers of ICML 2026 from a terminal.",
+        epilog="Run without a command to open the browser. "
+        "PAPERSCOPE_HOME moves config, data and cache under one folder.",
+    )
+    parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
+    add_source_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    cli_records.register(sub)
+    cli_cite.register(sub)
+    return parser
+
+
+def make_context(args: argparse.Namespace) -> Context:
+    """The run's context from the parsed options; raises FileNotFoundError for a bad --source."""
+    sources: list[Path] = []
+    given = [*(args.source or []), *getattr(args, "sub_source", [])]
+    no_bundled = bool(args.no_bundled or getattr(args, "sub_no_bundled", False))
+    for path in given:
+        if not path.exists():
+            raise FileNotFoundError(f"source not found: {path}")
+        if path.is_dir():
+            sources.extend(sorted(p for p in path.iterdir() if p.is_file()))
+        else:
+            sources.append(path)
+    paths = Paths.from_env().ensure()
+    return Context(paths=paths, extra_sources=sources, use_bundled=not no_bundled)
+
+
+def run(argv: list[str]) -> int:
+    """Run the command line; returns the exit status and never lets a traceback out."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        ctx = make_context(args)
+        func: Command | None = getattr(args, "func", None)
+        if func is None:
+            from tui.app import run_tui
+
+            return run_tui(ctx)
+        return func(args, ctx)
+    except FileNotFoundError as exc:
+        error(str(exc))
+        return 2
+    except HomeError as exc:
+        error(f"cannot use the PaperScope home: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error for the user.
+        sys.stderr.close()
+        return 0
