@@ -1,0 +1,217 @@
+"""How well an abstract matches each title of the paper table (the evidence for a join).
+
+Titles and abstracts are reduced to word stems (case and accents folded, LaTeX
+commands and Markdown marks dropped, light suffix stripping). A title's stems
+are weighted by their rarity among all titles (IDF). An abstract matches a title
+when it holds the title's rare stems, the title's word pairs in the same order,
+and above all the title's distinctive name (``ProEval``, ``RL4RLA``): a
+CamelCase, multi-capital or digit-bearing word that at most two titles carry.
+
+:class:`TitleIndex` scores one abstract against every title through an inverted
+index, so matching thousands of abstracts against thousands of titles is cheap.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+def _words(text: str) -> list[str]:
+    """The whitespace-separated words of a constant."""
+    return text.split()
+
+
+STOPWORDS = frozenset(
+    _words(
+        """
+        a an the of for and or in on to with by from via at as is are be we our this that
+        these those its it into over under between through without within towards toward
+        using use based vs versus can do does not no when what which how why more less than
+        beyond new novel approach approaches method methods framework study analysis learning
+        model models learn
+        """
+    )
+)
+_SUFFIXES = sorted(
+    _words(
+        """
+        izations ization ations ation izing ized izes ize ising ised ises ise ings ing edly ed
+        ness ments ment ities ity ically ical ally ly ives ive ers er es s al ions ion ors or
+        """
+    ),
+    key=len,
+    reverse=True,
+)
+NAME_BONUS = 20.0
+"""Score added when the abstract names the title's distinctive method name."""
+NAME_MAX_TITLES = 2
+"""A name carried by more titles than this is not distinctive."""
+CANDIDATE_MAX_DF = 400
+"""Stems in more titles than this do not nominate candidates (they still count in scores)."""
+
+_TF_MAX = 2.5
+_TF_WEIGHT = [0.0] + [min(1 + math.log(n), _TF_MAX) for n in range(1, 8)]
+"""Weight of a title word by how often the abstract repeats it: 1, 1.69, 2.10, ... capped."""
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+_MARKS = re.compile(r"[$^{}*_]")
+_PART = re.compile(r"[0-9A-Za-z]+")
+_CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}")
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[0-9a-z]+")
+_ALNUM = re.compile(r"[^0-9A-Za-z]")
+
+
+def _fold(text: str) -> str:
+    """Drop LaTeX commands, math and emphasis marks, and accents; keep letter case."""
+    text = _MARKS.sub("", _COMMAND.sub(" ", text)).replace("~", " ")
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A light stem: strip one common English suffix, keeping at least four letters."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 5:
+        return word[:-3] + "y"
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                continue
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str) -> list[str]:
+    """The stems of a text in order, stopwords included."""
+    return _stems_of_folded(_fold(text))
+
+
+def _stems_of_folded(folded: str) -> list[str]:
+    """:func:`stems` of text already passed through :func:`_fold`."""
+    return [stem(word) for word in _WORD.findall(folded.lower())]
+
+
+def compact_words(text: str) -> set[str]:
+    """Each whitespace-separated word with everything but letters and digits removed."""
+    return {_ALNUM.sub("", word) for word in _fold(text).split()} - {""}
+
+
+def title_names(title: str) -> set[str]:
+    """Candidate method names of a title: CamelCase, multi-capital or digit-bearing words."""
+    return _names_of_folded(_fold(title))
+
+
+def _names_of_folded(folded: str) -> set[str]:
+    """:func:`title_names` of text already passed through :func:`_fold`."""
+    names = set()
+    for word in folded.split():
+        core = _ALNUM.sub("", word)
+        if len(core) < 3 or core.islower():
+            continue
+        camel = any(_CAMEL.search(part) for part in _PART.findall(word))
+        if camel or (_DIGIT.search(core) and _LETTER.search(core)):
+            names.add(core)
+    return names
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractTerms:
+    """An abstract reduced to what the scores need."""
+
+    counts: Counter[str]
+    pairs: frozenset[tuple[str, str]]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str) -> AbstractTerms:
+        """Analyse one abstract."""
+        tokens = stems(text)
+        content = [t for t in tokens if t not in STOPWORDS]
+        return cls(
+            Counter(tokens), frozenset(itertools.pairwise(content)), frozenset(compact_words(text))
+        )
+
+
+class TitleIndex:
+    """The titles of the table, tokenised and weighted, with an inverted index."""
+
+    def __init__(self, titles: Sequence[str]) -> None:
+        """Analyse every title once."""
+        self.titles = tuple(titles)
+        folded = [_fold(title) for title in titles]
+        self._terms = [[t for t in _stems_of_folded(f) if t not in STOPWORDS] for f in folded]
+        all_names = [_names_of_folded(f) for f in folded]
+        df = Counter(t for terms in self._terms for t in set(terms))
+        size = len(titles) + 1
+        self._idf = {term: math.log(size / (count + 0.5)) for term, count in df.items()}
+        idf = self._idf
+        self._weights = [tuple((t, idf[t]) for t in dict.fromkeys(terms)) for terms in self._terms]
+        self._total = [sum(w for _, w in weights) for weights in self._weights]
+        self._pairs = [
+            tuple(((a, b), min(idf[a], idf[b])) for a, b in itertools.pairwise(terms))
+            for terms in self._terms
+        ]
+        name_df = Counter(n.lower() for names in all_names for n in names)
+        self._names = [
+            {n for n in names if name_df[n.lower()] <= NAME_MAX_TITLES} for names in all_names
+        ]
+        self._name_rows: dict[str, list[int]] = {}
+        for row, names in enumerate(self._names):
+            for name in names:
+                self._name_rows.setdefault(name, []).append(row)
+        self._postings: dict[str, list[int]] = {}
+        for row, terms in enumerate(self._terms):
+            for term in set(terms):
+                if df[term] <= CANDIDATE_MAX_DF:
+                    self._postings.setdefault(term, []).append(row)
+
+    def __len__(self) -> int:
+        """The number of titles."""
+        return len(self.titles)
+
+    def score(self, terms: AbstractTerms, row: int) -> float:
+        """How strongly the abstract matches one title (0 when nothing is shared)."""
+        total = self._total[row]
+        if not total:
+            return 0.0
+        counts = terms.counts
+        covered = weight = 0.0
+        for term, idf in self._weights[row]:
+            count = counts.get(term)
+            if count:
+                covered += idf
+                weight += idf * (_TF_WEIGHT[count] if count < len(_TF_WEIGHT) else _TF_MAX)
+        if not covered:
+            return 0.0
+        pairs = sum(w for pair, w in self._pairs[row] if pair in terms.pairs)
+        named = NAME_BONUS if self._names[row] & terms.words else 0.0
+        return (weight + pairs + named) * covered / total
+
+    def ranked(self, terms: AbstractTerms, limit: int = 100) -> list[tuple[float, int]]:
+        """The best ``limit`` titles for an abstract, as ``(score, row)``, best first."""
+        nominated: dict[int, float] = {}
+        for term in terms.counts:
+            weight = self._idf.get(term)
+            if weight is not None:
+                for row in self._postings.get(term, ()):
+                    nominated[row] = nominated.get(row, 0.0) + weight
+        rows = heapq.nlargest(limit * 2, nominated, key=nominated.__getitem__)
+        for word in terms.words:
+            rows.extend(r for r in self._name_rows.get(word, ()) if r not in nominated)
+        scored = sorted(
+            ((self.score(terms, row), row) for row in rows), key=lambda x: (-x[0], x[1])
+        )
+        return scored[:limit]
