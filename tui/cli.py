@@ -17,7 +17,7 @@ from pathlib import Path
 
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
-from tui import cli_cite, cli_records
+from tui import cli_cite, cli_readinglist, cli_records
 from tui.cli_common import Command, add_source_options
 from tui.context import Context
 from tui.output import error
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cli_records.register(sub)
     cli_cite.register(sub)
+    cli_readinglist.register(sub)
     return parser
 
 

@@ -1,0 +1,255 @@
+"""Pilot tests of the reading list screen: keys r, n, d, u, s, 0-3, e, p, Enter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable, Input, OptionList, Static, TextArea
+
+from index_builder.model import Paper
+from index_builder.readinglist import ReadingList
+from tui.screens.reading_list import ReadingListScreen
+from tui.screens.reading_list_dialogs import ExportDialog, NoteDialog
+
+SCREEN_PAPERS = [
+    Paper(
+        id="p1",
+        title="Alpha [bold red]not markup[/] \x1b]52;c;SGk=\x07",
+        authors=("Ann Lee", "Bo Li", "Cy Ma"),
+        session="Poster Session 1",
+        starts_at="2026-07-06T18:30:00-07:00",
+        ends_at="2026-07-06T20:15:00-07:00",
+        openreview_url="https://openreview.net/forum?id=a",
+    ),
+    Paper(
+        id="p2",
+        title="Beta",
+        authors=("Dee Wu",),
+        session="Oral 1A Something",
+        starts_at="2026-07-06T18:45:00-07:00",
+        ends_at="2026-07-06T19:00:00-07:00",
+    ),
+    Paper(id="p3", title="Gamma", authors=()),
+]
+
+
+class ListApp(App[None]):
+    """A bare app that shows the reading list screen and records what it dismissed with."""
+
+    def __init__(self, store: ReadingList, papers: list[Paper], export_dir: Path) -> None:
+        super().__init__()
+        self.store = store
+        by_id = {p.id: p for p in papers}
+        self.screen_obj = ReadingListScreen(store, by_id.get, papers=papers, export_dir=export_dir)
+        self.opened: list[str | None] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.screen_obj, self.opened.append)
+
+
+@pytest.fixture
+def rl_store(tmp_path: Path):
+    store = ReadingList(tmp_path / "rl.sqlite3")
+    for paper in SCREEN_PAPERS:
+        store.add(paper)
+    yield store
+    store.close()
+
+
+def table_ids(app: ListApp, table_id: str = "#rl-table") -> list[str]:
+    table = app.screen.query_one(table_id, DataTable)
+    return [str(row.key.value) for row in table.ordered_rows]
+
+
+async def test_shows_bookmarks_as_text(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        assert table_ids(app) == ["p3", "p2", "p1"]  # newest first
+        table = app.screen.query_one("#rl-table", DataTable)
+        title = table.get_cell("p1", "title")
+        assert "[bold red]not markup[/]" in title.plain and "\x1b" not in title.plain
+        assert table.get_cell("p1", "authors").plain == "Ann Lee, Bo Li +1"
+        assert table.get_cell("p3", "authors").plain == "authors unknown"
+
+
+async def test_status_cycle_filter_and_sort(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")  # cursor on p3
+        assert rl_store.get("p3").status == "reading"  # type: ignore[union-attr]
+        await pilot.press("r")
+        assert rl_store.get("p3").status == "read"  # type: ignore[union-attr]
+        await pilot.press("r", "r")
+        assert rl_store.get("p3").status == "reading"  # type: ignore[union-attr]
+        await pilot.press("2")
+        assert table_ids(app) == ["p3"]
+        await pilot.press("1")
+        assert table_ids(app) == ["p2", "p1"]
+        await pilot.press("0", "s")  # sort by title
+        assert table_ids(app) == ["p1", "p2", "p3"]
+        await pilot.press("s", "s")  # status, then time
+        assert table_ids(app) == ["p1", "p2", "p3"]
+        header = app.screen.query_one("#rl-header", Static)
+        assert "sorted by time" in str(header.render())
+
+
+async def test_remove_and_undo(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        rl_store.set_note("p2", "keep me")
+        await pilot.press("s")  # title order: p1, p2, p3; the cursor stays on p3
+        await pilot.press("k")
+        before = rl_store.get("p2")
+        await pilot.press("d")
+        assert not rl_store.is_bookmarked("p2")
+        assert table_ids(app) == ["p1", "p3"]
+        await pilot.press("d")  # p3 now under the cursor
+        assert table_ids(app) == ["p1"]
+        await pilot.press("u", "u")
+        assert rl_store.get("p2") == before
+        assert table_ids(app) == ["p1", "p2", "p3"]
+        await pilot.press("u")  # nothing left to undo: no change, no crash
+        assert len(rl_store) == 3
+
+
+async def test_note_dialog_saves_and_cancels(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteDialog)
+        app.screen.query_one(TextArea).insert("first line\nsecond")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen)
+        assert rl_store.get("p3").note == "first line\nsecond"  # type: ignore[union-attr]
+        await pilot.press("n")
+        await pilot.press("x", "y", "escape")
+        await pilot.pause()
+        assert rl_store.get("p3").note == "first line\nsecond"  # type: ignore[union-attr]
+        assert "first line" in str(app.screen.query_one("#rl-note", Static).render())
+
+
+async def test_enter_opens_the_paper_or_says_it_left(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS[:2], tmp_path)  # p3 left the data
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#rl-table", DataTable)
+        assert "no longer in the data" in table.get_cell("p3", "title").plain
+        await pilot.press("enter")  # p3: stays, with a notice
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen) and app.opened == []
+        await pilot.press("j", "enter")
+        await pilot.pause()
+        assert app.opened == ["p2"]
+
+
+async def test_export_writes_where_it_says(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        path = Path(app.screen.query_one(Input).value)
+        assert path.parent == tmp_path / "exports" and path.suffix == ".bib"
+        await pilot.press("j")  # JSON
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        written = path.with_suffix(".json")
+        data = json.loads(written.read_text(encoding="utf-8"))
+        assert {b["paper_id"] for b in data["bookmarks"]} == {"p1", "p2", "p3"}
+        assert any(str(written) in str(n.message) for n in app._notifications)
+
+
+async def test_export_to_a_typed_path(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    target = tmp_path / "mine" / "cal.ics"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.press("down", "down", "down", "down")  # highlight the calendar
+        assert app.screen.query_one(OptionList).highlighted == 4
+        app.screen.query_one(Input).focus()
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        text = target.read_bytes().decode("utf-8")
+        assert text.startswith("BEGIN:VCALENDAR\r\n") and text.count("BEGIN:VEVENT") == 2
+
+
+async def test_sessions_view_marks_clashes(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        ids = table_ids(app, "#rl-sessions")
+        assert ids[0].startswith("#day") and ids[1:3] == ["p1", "p2"] and "p3" in ids
+        sessions = app.screen.query_one("#rl-sessions", DataTable)
+        assert sessions.get_cell("p1", "clash").plain.startswith("clash: Oral 1A Something")
+        assert sessions.get_cell("p2", "clash").plain.startswith("clash: Poster Session 1")
+        assert "Monday 6 July 2026" in sessions.get_cell(ids[0], "when").plain
+        await pilot.press("j", "enter")  # the first paper row: p1
+        await pilot.pause()
+        assert app.opened == ["p1"]
+
+
+@pytest.mark.parametrize("size", [(20, 5), (30, 8), (200, 60)])
+async def test_small_and_large_terminals(
+    rl_store: ReadingList, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("p", "p", "r", "s", "n", "escape", "d", "u", "escape")
+        await pilot.pause()
+        assert app.opened == [None]
+
+
+async def test_export_failure_is_reported(rl_store: ReadingList, tmp_path: Path) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where a folder should be")
+    app = ListApp(rl_store, SCREEN_PAPERS, blocker / "sub")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        app.screen.query_one(Input).focus()
+        await pilot.press("j")  # typed into the file name, not a format choice
+        assert isinstance(app.screen, ExportDialog)
+        assert app.screen.query_one(Input).value.endswith(".bibj")
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert any("Export failed" in str(n.message) for n in app._notifications)
+        assert isinstance(app.screen, ReadingListScreen)
+
+
+async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("p", "j", "j")  # day heading, p1, p2
+        await pilot.press("r")
+        assert rl_store.get("p2").status == "reading"  # type: ignore[union-attr]
+        assert rl_store.get("p3").status == "to-read"  # type: ignore[union-attr]
+        assert table_ids(app, "#rl-sessions")[2] == "p2"
+        sessions = app.screen.query_one("#rl-sessions", DataTable)
+        assert sessions.cursor_row == 2  # still on p2 after the redraw
+        await pilot.press("d")
+        assert not rl_store.is_bookmarked("p2") and "p2" not in table_ids(app, "#rl-sessions")
+        await pilot.press("u")
+        assert rl_store.is_bookmarked("p2")
+        before = rl_store.all()
+        sessions.move_cursor(row=0)
+        await pilot.press("r", "d")  # on the day heading: nothing to change
+        assert rl_store.all() == before
+        await pilot.press("p")
+        assert set(table_ids(app)) == {"p1", "p2", "p3"}
