@@ -1,0 +1,91 @@
+"""The index folder on disk: build marker, temporary build folders and the swap.
+
+A build writes into a sibling folder ``<name>.tmp-<pid>-<random>``, writes the marker last,
+then swaps it into place by renames, so a build killed at any moment leaves either the old
+complete index or no index (never a half-written one that looks complete).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+from pathlib import Path
+from typing import Any
+
+MARKER = "paperscope-index.json"
+
+
+def read_marker(index_dir: Path) -> dict[str, Any] | None:
+    """The build marker of ``index_dir``, or ``None`` when missing or unreadable."""
+    try:
+        data = json.loads((index_dir / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_marker(folder: Path, data: dict[str, Any]) -> None:
+    """Write the marker atomically (temp file, then ``os.replace``)."""
+    tmp = folder / f".{MARKER}.tmp"
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, folder / MARKER)
+
+
+def new_temp_dir(index_dir: Path) -> Path:
+    """Create an empty sibling folder for a build, named after this process."""
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = index_dir.with_name(f"{index_dir.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    tmp.mkdir()
+    return tmp
+
+
+def swap_in(tmp: Path, index_dir: Path) -> None:
+    """Replace ``index_dir`` by the finished build in ``tmp``."""
+    old = None
+    if index_dir.exists():
+        old = index_dir.with_name(f"{index_dir.name}.old-{os.getpid()}-{secrets.token_hex(4)}")
+        os.replace(index_dir, old)
+    os.replace(tmp, index_dir)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_stale(index_dir: Path) -> list[Path]:
+    """Remove build and swap leftovers of processes that no longer run; return them."""
+    removed: list[Path] = []
+    parent = index_dir.parent
+    if not parent.is_dir():
+        return removed
+    for entry in parent.iterdir():
+        for kind in (".tmp-", ".old-"):
+            stem = f"{index_dir.name}{kind}"
+            if not entry.name.startswith(stem):
+                continue
+            pid_text = entry.name[len(stem) :].split("-", 1)[0]
+            if pid_text.isdigit() and _pid_alive(int(pid_text)) and kind == ".tmp-":
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+def folder_size(folder: Path) -> int:
+    """Total size in bytes of the files directly inside ``folder``."""
+    try:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return 0

@@ -1,0 +1,64 @@
+"""Facet counts and sort orders over papers, computed from the papers themselves.
+
+Facets are counted from per-paper values kept in memory (never from stored fields), so
+counting all the matches of a query is one pass over a list of indexes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from index_builder.model import FacetCount, Paper, SortKey
+
+FACETS = ("topic", "kind", "session")
+_KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
+
+
+def area(topic: str) -> str:
+    """The Area part of ``Area->Subarea`` (the whole topic when it has no ``->``)."""
+    return topic.split("->", 1)[0].strip()
+
+
+def facet_values(paper: Paper) -> tuple[str, str, str]:
+    """The paper's ``(topic area, kind, session)``; empty strings are not counted."""
+    return area(paper.topic), paper.kind, paper.session.strip()
+
+
+def _quoted(field: str, value: str) -> str:
+    return f'{field}:"{value.replace(chr(34), " ")}"'
+
+
+def count_facets(values: Iterable[tuple[str, str, str]]) -> dict[str, tuple[FacetCount, ...]]:
+    """Facet counts (largest first), each with the query string that selects it."""
+    counters: tuple[Counter[str], Counter[str], Counter[str]] = (Counter(), Counter(), Counter())
+    for triple in values:
+        for counter, value in zip(counters, triple, strict=True):
+            if value:
+                counter[value] += 1
+    topic, kind, session = counters
+    return {
+        "topic": tuple(FacetCount(v, n, _quoted("area", v)) for v, n in _ordered(topic)),
+        "kind": tuple(FacetCount(v, n, _KIND_QUERY[v]) for v, n in _ordered(kind)),
+        "session": tuple(FacetCount(v, n, _quoted("session", v)) for v, n in _ordered(session)),
+    }
+
+
+def _ordered(counter: Counter[str]) -> list[tuple[str, int]]:
+    return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+
+
+def sort_key(sort: SortKey, paper: Paper) -> tuple[object, ...]:
+    """The key that orders papers for ``sort`` ("title", or "time" with undated papers last)."""
+    title = paper.title.casefold()
+    if sort == "time":
+        return (not paper.starts_at, paper.starts_at, title)
+    return (title, paper.id)
+
+
+def sorted_indexes(sort: SortKey, papers: Sequence[Paper], indexes: Iterable[int]) -> list[int]:
+    """``indexes`` into ``papers`` ordered by ``sort`` (stable for "relevance")."""
+    found = list(indexes)
+    if sort == "relevance":
+        return found
+    return sorted(found, key=lambda i: sort_key(sort, papers[i]))

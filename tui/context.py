@@ -1,0 +1,51 @@
+"""What every command (and the TUI) needs: the per-user paths and the chosen sources.
+
+The catalogue and the index are opened lazily, once, so a command that needs
+neither (``--version``, ``doctor`` on a broken home) pays for neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from index_builder.paths import Paths, bundled_sources
+
+if TYPE_CHECKING:
+    from index_builder.catalogue import Catalogue
+    from index_builder.search import SearchIndex
+
+
+@dataclass
+class Context:
+    """Paths and sources for one run, with the catalogue and index opened on demand."""
+
+    paths: Paths
+    extra_sources: list[Path] = field(default_factory=list)
+    use_bundled: bool = True
+    _catalogue: Catalogue | None = field(default=None, repr=False)
+    _index: SearchIndex | None = field(default=None, repr=False)
+
+    @property
+    def sources(self) -> list[Path]:
+        """Every source of this run: the bundled ones first, then ``--source`` files."""
+        bundled = bundled_sources() if self.use_bundled else []
+        return [*bundled, *self.extra_sources]
+
+    def catalogue(self) -> Catalogue:
+        """The merged catalogue (loaded once; cached on disk between runs)."""
+        if self._catalogue is None:
+            from index_builder.catalogue import load_catalogue
+
+            self._catalogue = load_catalogue(self.sources, cache_dir=self.paths.cache_dir)
+        return self._catalogue
+
+    def index(self) -> SearchIndex:
+        """The search index over the catalogue (not yet opened or built)."""
+        if self._index is None:
+            from index_builder.search import SearchIndex
+
+            cat = self.catalogue()
+            self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)
+        return self._index

@@ -1,0 +1,80 @@
+"""``paperscope doctor``: paths, sources, catalogue, index and clipboard, as text lines."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from index_builder import __version__
+from tui.context import Context
+
+
+def describe_dir(path: Path) -> str:
+    """A folder with whether it exists and is writable."""
+    if not path.exists():
+        return f"{path} (missing)"
+    if not os.access(path, os.W_OK):
+        return f"{path} (NOT writable)"
+    return f"{path} (ok)"
+
+
+def clipboard_backend() -> str:
+    """The native clipboard pyperclip would use, or why there is none."""
+    try:
+        import pyperclip
+
+        copy, _paste = pyperclip.determine_clipboard()
+    except Exception as exc:  # any failure here only means "no native clipboard"
+        return f"none ({type(exc).__name__})"
+    if not copy:
+        return "none (no xclip, xsel, wl-copy or pbcopy found)"
+    name = getattr(copy, "__qualname__", "") or type(copy).__name__
+    return name.split(".")[0].replace("init_", "").replace("_clipboard", "") or "available"
+
+
+def doctor_report(ctx: Context) -> Iterator[str]:
+    """The lines of the doctor report; never raises for a broken index or source."""
+    paths = ctx.paths
+    yield f"paperscope {__version__} on Python {platform.python_version()} ({sys.platform})"
+    yield ""
+    yield "Paths"
+    yield f"  config   {describe_dir(paths.config_dir)}"
+    yield f"  data     {describe_dir(paths.data_dir)}"
+    yield f"  cache    {describe_dir(paths.cache_dir)}"
+    yield f"  reading list  {paths.reading_list}" + (
+        "" if paths.reading_list.exists() else " (not created yet)"
+    )
+    yield ""
+    catalogue = ctx.catalogue()
+    yield "Sources"
+    for source in catalogue.loaded_sources:
+        yield f"  loaded   {source}"
+    for problem in catalogue.problems:
+        status = "skipped" if problem.fatal else "warning"
+        yield f"  {status:<8} {problem.path}: {problem.message}"
+    papers = catalogue.papers
+    with_abstract = sum(1 for p in papers if p.has_abstract)
+    joined = sum(1 for p in papers if p.has_abstract and not p.title_derived)
+    yield (
+        f"  {len(papers)} papers; {with_abstract} with an abstract "
+        f"({joined} joined to their row, {with_abstract - joined} on their own)"
+    )
+    yield ""
+    yield "Index"
+    try:
+        state = ctx.index().state()
+    except Exception as exc:  # doctor reports, it does not fail
+        yield f"  unreadable: {type(exc).__name__}: {exc}"
+    else:
+        for key, value in state.items():
+            yield f"  {key:<12} {value}"
+    yield ""
+    yield "Clipboard"
+    yield "  OSC 52   sent by the TUI on copy; works when the terminal allows it"
+    yield "           (tmux: set -g set-clipboard on)"
+    yield f"  native   {clipboard_backend()}"
+    if os.environ.get("SSH_CONNECTION"):
+        yield "  note     over SSH the native clipboard is the remote one; OSC 52 reaches yours"
