@@ -1,7 +1,8 @@
 """The merged catalogue: every source read, joined and ordered, with an on-disk cache.
 
-``load_catalogue(paths)`` reads each file (a table or an abstract list, see
-:mod:`index_builder.sources`), merges them (:mod:`index_builder.catalogue_build`)
+``load_catalogue(paths)`` reads each file (a table, an abstract list, or JSON,
+JSONL or BibTeX papers, see :mod:`index_builder.sources`), merges them
+(:mod:`index_builder.catalogue_build`)
 and returns a :class:`Catalogue`. A file that cannot be read or parsed is
 reported as a :class:`SourceProblem` and skipped; the rest loads.
 
@@ -27,9 +28,12 @@ from index_builder.catalogue_build import build_papers
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources import SourceData, SourceError, read_source
 
-CATALOGUE_VERSION = 2
+CATALOGUE_VERSION = 3
 """Bump when the catalogue's rules change in a way the code digest would not show."""
-_CODE_MODULES = ("catalogue", "catalogue_build", "derive", "join", "joinscore", "sources", "text")
+_CODE_MODULES = (
+    "catalogue", "catalogue_build", "catalogue_records", "derive", "join", "joinscore",
+    "readers_structured", "records", "sources", "text",
+)  # fmt: skip
 
 
 class Catalogue:

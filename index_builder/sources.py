@@ -3,8 +3,8 @@
 Each format is one reader function ``(SourceText) -> SourceData | None``: it
 returns ``None`` when the file is not its format, raises :class:`SourceError`
 when the file is its format but broken, and otherwise returns the records it
-read. :data:`READERS` is tried in order; adding a format (JSON, BibTeX) means
-writing one function and listing it there.
+read. :data:`READERS` is tried in order; adding a format means writing one
+function and listing it there (JSON, JSONL and BibTeX: :func:`read_structured`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from index_builder import readers_structured
 from index_builder.model import SourceProblem
+from index_builder.records import PaperRecord
 from index_builder.text import render
 
 TABLE_COLUMNS = (
@@ -90,6 +92,7 @@ class SourceData:
     rows: list[TableRow] = field(default_factory=list)
     abstracts: list[AbstractEntry] = field(default_factory=list)
     problems: list[SourceProblem] = field(default_factory=list)
+    records: list[PaperRecord] = field(default_factory=list)
 
 
 Reader = Callable[[SourceText], SourceData | None]
@@ -271,7 +274,18 @@ def _join_lines(lines: list[str]) -> str:
     return " ".join(out.split())
 
 
-READERS: tuple[Reader, ...] = (read_table, read_abstract_list)
+def read_structured(source: SourceText) -> SourceData | None:
+    """The user's JSON, JSONL or BibTeX papers (:mod:`index_builder.readers_structured`)."""
+    try:
+        parsed = readers_structured.parse(source.path, source.text)
+    except readers_structured.FormatError as exc:
+        raise SourceError(str(exc)) from exc
+    return (
+        None if parsed is None else SourceData(source.path, records=parsed[0], problems=parsed[1])
+    )
+
+
+READERS: tuple[Reader, ...] = (read_table, read_structured, read_abstract_list)
 """Readers tried in order; the first that does not return ``None`` owns the file."""
 
 

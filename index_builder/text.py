@@ -35,6 +35,9 @@ _QUOTE2 = re.compile(r"(?<![\w\"'])(?:\"|'')(?=\w)([^\"\n]{0,300}?)''")
 _CODE = re.compile(r"(?<!`)`(?!`)([^`\n]+?)(?<!`)`(?!`)")
 _WORD = re.compile(r"[a-z0-9]+")
 _PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’–—"
+LONG_TEXT = 30_000
+"""Texts longer than this (no real abstract comes close) get the plain regex cleanup only:
+pylatexenc costs tens of microseconds a character, so a 1 MB abstract took 20 s to load."""
 
 
 def render(raw: str) -> str:
@@ -43,6 +46,8 @@ def render(raw: str) -> str:
         text = _PH.sub("", raw.replace("\r\n", "\n").replace("\r", "\n"))
         if not _FAST.search(text):
             return _squeeze(text)
+        if len(text) > LONG_TEXT:
+            return _squeeze(latex.plain_latex(text))
         parts = (_paragraph(p) for p in _PARAGRAPH.split(text.strip()))
         return "\n".join(p for p in parts if p)
     except Exception:  # a paper must never be lost to a rendering error

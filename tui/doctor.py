@@ -57,7 +57,7 @@ def doctor_report(ctx: Context) -> Iterator[str]:
         yield f"  {status:<8} {problem.path}: {problem.message}"
     papers = catalogue.papers
     with_abstract = sum(1 for p in papers if p.has_abstract)
-    joined = sum(1 for p in papers if p.has_abstract and not p.title_derived)
+    joined = sum(1 for p in papers if p.has_abstract and p.event_id is not None)
     yield (
         f"  {len(papers)} papers; {with_abstract} with an abstract "
         f"({joined} joined to their row, {with_abstract - joined} on their own)"
