@@ -1,0 +1,239 @@
+"""Pilot tests: keys (j/k/g/G/pages, Enter/Esc, m, o/O, ?, q), the mouse, narrow layout."""
+
+from __future__ import annotations
+
+from conftest import AppFactory
+from tui_helpers import main, ready, rendered_text, settle, type_query
+
+from tui.screens.help import HelpScreen
+from tui.searching import like_query
+from tui.widgets.paper_view import PaperView
+from tui.widgets.result_list import ResultList
+
+
+async def test_j_k_g_G_and_pages_move_the_cursor_and_the_view_follows(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape")
+        assert app.focused is screen.results
+        await pilot.press("j", "j", "down")
+        assert screen.results.cursor == 3
+        await pilot.press("k", "up")
+        assert screen.results.cursor == 1
+        await settle(pilot)
+        assert screen.view.paper == screen.results.hits[1].paper
+        await pilot.press("G")
+        assert screen.results.cursor == len(screen.results.hits) - 1
+        await pilot.press("g")
+        assert screen.results.cursor == 0
+        await pilot.press("pagedown")
+        page = screen.results.cursor
+        assert page > 5
+        await pilot.press("pageup")
+        assert screen.results.cursor == 0
+        await pilot.press("end", "home")
+        assert screen.results.cursor == 0
+
+
+async def test_massart_done_when_flow(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "massart noise")
+        first, second = screen.results.hits
+        assert screen.view.paper == first.paper
+        await pilot.press("escape", "j")
+        await settle(pilot)
+        assert screen.view.paper == second.paper
+        body = rendered_text(screen.view.query_one("#paper-body"))
+        assert f"Authors      {second.paper.authors[0]}," in body
+        assert first.paper.authors[0] not in body
+
+
+async def test_enter_opens_the_view_and_escape_returns(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape", "j", "enter")
+        assert isinstance(app.focused, PaperView) or app.focused in screen.view.query("*")
+        await pilot.press("escape")
+        assert app.focused is screen.results
+        assert screen.results.cursor == 1
+
+
+async def test_slash_focuses_search_and_is_not_typed(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape", "slash")
+        assert app.focused is screen.box
+        await pilot.press("slash")
+        assert screen.box.value == ""
+
+
+async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press(*"jkqsbyomfgG?")
+        await settle(pilot)
+        assert screen.box.value == "jkqsbyomfgG?"
+        assert app.is_running and app.screen is screen
+        assert screen.sort == "relevance"
+        assert screen.results.cursor == 0
+
+
+async def test_m_lists_similar_papers_and_escape_returns(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "watermark")
+        paper = screen.results.hits[0].paper
+        await pilot.press("escape", "m")
+        await settle(pilot)
+        assert screen.box.value == like_query(paper.id)
+        assert screen.results.hits, "similar papers are listed"
+        assert paper.id not in {h.paper.id for h in screen.results.hits}
+        assert app.focused is screen.results
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.box.value == "watermark"
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert screen.box.value == "watermark"
+
+
+async def test_similar_papers_show_in_the_view_and_open(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "massart")
+        await settle(pilot)
+        similar = screen.view.similar
+        assert similar, "the view lists similar papers"
+        option_list = screen.view.query_one("#similar")
+        option_list.focus()
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert screen.view.paper == similar[0].paper
+
+
+async def test_o_and_O_open_only_web_links(make_app: AppFactory) -> None:
+    opened: list[str] = []
+    app = make_app(opened=opened)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "proeval")
+        await pilot.press("escape", "o", "O")
+        await settle(pilot)
+        assert opened == [
+            "https://openreview.net/forum?id=ccc",
+            "https://github.com/example/proeval",
+        ]
+        await pilot.press("slash", "ctrl+a", "ctrl+k", *"watermarking", "escape", "O")
+        await settle(pilot)
+        assert screen.view.paper is not None and screen.view.paper.id == "t04"
+        assert len(opened) == 2, "a javascript: link is never opened"
+
+
+async def test_click_selects_a_row_and_double_click_opens(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.click(ResultList, offset=(5, 4))
+        await settle(pilot)
+        assert screen.results.cursor == 2
+        assert screen.view.paper == screen.results.hits[2].paper
+        await pilot.double_click(ResultList, offset=(5, 6))
+        await settle(pilot)
+        assert screen.results.cursor == 3
+
+
+async def test_question_mark_shows_every_key(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("escape", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        keys = rendered_text(app.screen.query_one("#help-keys"))
+        for word in ("Quit", "More like this", "Sort", "Facets", "Bookmark", "Cite", "Down"):
+            assert word in keys
+        assert "author:" in rendered_text(app.screen.query_one("#help-syntax"))
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_quits_with_status_zero(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert app.return_value == 0
+
+
+async def test_narrow_layout_stacks_and_enter_shows_the_view(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(70, 22)) as pilot:
+        screen = await ready(pilot)
+        assert screen.has_class("-narrow")
+        assert screen.results.region.y < screen.view.region.y, "the list sits above the view"
+        assert screen.results.region.height >= 6 and screen.view.region.height >= 6
+        screen = await type_query(pilot, "massart noise")
+        await pilot.press("escape", "enter")
+        assert screen.has_class("-reading")
+        assert not screen.results.display or screen.results.region.height == 0
+        await pilot.press("escape")
+        assert not screen.has_class("-reading")
+        assert app.focused is screen.results
+
+
+async def test_wide_layout_is_side_by_side(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert not screen.has_class("-narrow")
+        assert screen.results.region.x < screen.view.region.x
+        assert screen.results.region.y == screen.view.region.y
+        assert main(pilot) is screen
+
+
+async def test_clicking_a_link_in_the_view_opens_it(make_app: AppFactory) -> None:
+    opened: list[str] = []
+    app = make_app(opened=opened)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "proeval")
+        body = screen.view.query_one("#paper-body")
+        lines = rendered_text(body).splitlines()
+        row = next(i for i, line in enumerate(lines) if line.startswith("Code"))
+        await pilot.click("#paper-body", offset=(20, row))
+        await settle(pilot)
+        assert opened == ["https://github.com/example/proeval"]
+
+
+def test_every_binding_has_an_id_and_a_tooltip() -> None:
+    from textual.binding import Binding
+
+    from tui.app import PaperScopeApp
+    from tui.screens.help import HelpScreen
+    from tui.screens.main import MainScreen
+
+    bindings = [
+        *PaperScopeApp.BINDINGS,
+        *MainScreen.BINDINGS,
+        *ResultList.BINDINGS,
+        *HelpScreen.BINDINGS,
+    ]
+    ids = []
+    for binding in bindings:
+        assert isinstance(binding, Binding)
+        assert binding.id and binding.tooltip, binding
+        ids.append(binding.id)
+    assert len(ids) == len(set(ids)), "ids are unique, so a keymap names one binding"

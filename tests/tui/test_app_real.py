@@ -1,0 +1,55 @@
+"""The app on the real bundled catalogue and index (one warm home per session)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tui_helpers import ready, rendered_text, settle, type_query
+
+from index_builder.paths import Paths
+from tui.app import PaperScopeApp
+from tui.config import Config
+from tui.context import Context
+
+pytestmark = pytest.mark.slow
+
+
+def real_app(warm_home: Path, tmp_path: Path) -> PaperScopeApp:
+    """The app on the bundled data, sharing the session's built cache."""
+    paths = Paths(tmp_path / "config", tmp_path / "data", warm_home / "cache").ensure()
+    return PaperScopeApp(Context(paths=paths), config=Config(path=paths.config_file))
+
+
+@pytest.mark.parametrize("size", [(120, 36), (70, 22)])
+async def test_massart_on_the_bundled_data(
+    warm_home: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = real_app(warm_home, tmp_path)
+    async with app.run_test(size=size) as pilot:
+        screen = await ready(pilot)
+        assert len(screen.results.hits) > 6000
+        screen = await type_query(pilot, "massart noise")
+        titles = [h.paper.title for h in screen.results.hits]
+        assert len(titles) == 2 and all("Massart" in t for t in titles)
+        first, second = screen.results.hits
+        assert first.paper.authors[0] in rendered_text(screen.view.query_one("#paper-body"))
+        await pilot.press("escape", "j")
+        await settle(pilot)
+        assert screen.view.paper == second.paper
+        assert second.paper.authors[0] in rendered_text(screen.view.query_one("#paper-body"))
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_proeval_first_and_similar(warm_home: Path, tmp_path: Path) -> None:
+    app = real_app(warm_home, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "proeval")
+        assert screen.results.hits[0].paper.title.startswith("ProEval")
+        await pilot.press("escape", "m")
+        await settle(pilot)
+        assert screen.box.value.startswith("like:")
+        assert len(screen.results.hits) > 3

@@ -1,0 +1,159 @@
+"""Pilot tests: start-up, search as you type, stale results, did-you-mean, sort, facets."""
+
+from __future__ import annotations
+
+from conftest import AppFactory
+from tui_helpers import main, ready, rendered_text, settle, type_query
+
+from index_builder.model import Hit, SearchResult
+from tui.screens.main import MainScreen
+from tui.widgets.did_you_mean import DidYouMean
+from tui.widgets.facet_panel import FacetPanel
+from tui.widgets.search_box import SearchBox
+
+
+async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert len(screen.results.hits) == len(screen.searcher.catalogue.papers)  # type: ignore[union-attr]
+        assert isinstance(app.focused, SearchBox)
+        assert "46 of 46 papers" in screen.status.text
+        assert "index ready" in screen.status.text
+        assert screen.view.paper == screen.results.hits[0].paper
+
+
+async def test_typing_searches_and_highlights(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "massart noise", keys=True)
+        titles = [h.paper.title for h in screen.results.hits]
+        assert len(titles) == 2
+        assert all("Massart" in t for t in titles)
+        assert screen.results.hits[0].title_spans, "matched words are highlighted"
+        assert "2 of 2 papers" in screen.status.text
+
+
+async def test_last_word_is_a_prefix(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "massa")
+        assert {h.paper.id for h in screen.results.hits} == {"t01", "t02"}
+
+
+async def test_stale_result_is_dropped(make_app: AppFactory, tui_papers: tuple) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "proeval")
+        before = screen.results.hits
+        stale = SearchResult("massart", 1, (Hit(tui_papers[0]),))
+        screen.post_message(MainScreen.SearchDone("massart", screen.sort, stale, True))
+        await settle(pilot)
+        assert screen.results.hits == before
+        assert screen.result is not None and screen.result.query == "proeval"
+
+
+async def test_each_keystroke_starts_a_query_and_only_the_last_counts(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        screen.box.focus()
+        await pilot.press(*"watermark")  # no waiting between keys
+        await settle(pilot)
+        assert screen.result is not None and screen.result.query == "watermark"
+        assert [h.paper.id for h in screen.results.hits] == ["t04"]
+
+
+async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        screen.box.focus()
+        await pilot.press(*"halfspces")
+        await settle(pilot)
+        offer = screen.query_one(DidYouMean)
+        suggestion = SearchResult("halfspces", 0, (), suggestion="halfspaces")
+        screen.post_message(MainScreen.SearchDone("halfspces", screen.sort, suggestion, True))
+        await settle(pilot)
+        assert offer.suggestion == "halfspaces"
+        assert offer.display
+        assert "(tab to search for it)" in rendered_text(offer)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert screen.box.value == "halfspaces"
+        assert [h.paper.id for h in screen.results.hits] == ["t01"]
+        assert offer.suggestion is None
+
+
+async def test_tab_without_suggestion_moves_focus(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("tab")
+        assert app.focused is not screen.box
+        assert screen.box.value == ""
+
+
+async def test_core_suggestion_is_shown(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "masart noise")
+        if screen.result is not None and screen.result.suggestion:
+            assert screen.query_one(DidYouMean).suggestion == screen.result.suggestion
+
+
+async def test_sort_cycles_and_shows_in_status(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert screen.sort == "title"
+        assert "sort: title" in screen.status.text
+        titles = [h.paper.title.casefold() for h in screen.results.hits]
+        assert titles == sorted(titles)
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.sort == "time"
+        times = [h.paper.starts_at for h in screen.results.hits if h.paper.starts_at]
+        assert times == sorted(times)
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.sort == "relevance"
+
+
+async def test_facets_toggle_and_choice_adds_filter(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "learning")
+        await pilot.press("escape", "f")
+        await settle(pilot)
+        panel = screen.query_one(FacetPanel)
+        assert panel.shown and panel.display
+        assert screen.result is not None and screen.result.facets
+        assert panel.facets
+        assert app.focused is panel
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        chosen = next(iter(panel.facets.values()))[0]
+        assert screen.box.value == f"learning {chosen.query}"
+        assert screen.result is not None and screen.result.query == screen.box.value
+        assert all(h.paper.id for h in screen.results.hits)
+        await pilot.press("escape", "f")
+        assert not panel.shown
+
+
+async def test_empty_results_say_so(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "zzzqqqxxx")
+        assert screen.results.hits == ()
+        assert "zzzqqqxxx" in screen.results.render_line(0).text
+        assert screen.view.paper is None
+        assert "0 of 0 papers" in main(pilot).status.text

@@ -1,0 +1,93 @@
+"""Widgets on their own: the virtual list at 100,000 rows, badges, links, times, hostile text."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from tui_papers import HAND_MADE
+
+from index_builder.model import Hit, Paper
+from tui.widgets.paper_text import DERIVED_MARK, session_times, short_authors, title_text
+from tui.widgets.paper_view import is_web_link, paper_links
+from tui.widgets.result_list import ResultList
+
+
+class ListApp(App[None]):
+    """Just a result list."""
+
+    def compose(self) -> ComposeResult:
+        yield ResultList()
+
+
+def many(count: int) -> list[Hit]:
+    return [
+        Hit(Paper(id=str(i), title=f"Paper number {i}", authors=("A. Author",)))
+        for i in range(count)
+    ]
+
+
+async def test_virtual_list_renders_only_what_is_visible_at_100000_rows() -> None:
+    app = ListApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        result_list = app.query_one(ResultList)
+        result_list.set_hits(many(100_000))
+        result_list.focus()
+        await pilot.pause()
+        assert result_list.virtual_size.height == 200_000
+        assert len(result_list._cache) <= 2 * 24
+        await pilot.press("G")
+        await pilot.pause()
+        assert result_list.current is not None and result_list.current.paper.id == "99999"
+        assert "Paper number 99999" in "".join(
+            result_list.render_line(y).text for y in range(result_list.size.height)
+        )
+        assert len(result_list._cache) <= 4 * 24
+        assert len(app.query("*")) < 10, "no widget per row"
+
+
+async def test_keep_cursor_on_the_same_paper() -> None:
+    app = ListApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        result_list = app.query_one(ResultList)
+        hits = many(50)
+        result_list.set_hits(hits)
+        result_list.set_hits(list(reversed(hits)), keep="10")
+        await pilot.pause()
+        assert result_list.current is not None and result_list.current.paper.id == "10"
+
+
+def test_derived_title_is_marked_and_italic() -> None:
+    derived = HAND_MADE[4]
+    text = title_text(derived, (), "bold")
+    assert text.plain.startswith(DERIVED_MARK)
+    assert any("italic" in str(span.style) for span in text.spans)
+    assert not title_text(HAND_MADE[0], (), "bold").plain.startswith(DERIVED_MARK)
+
+
+def test_title_highlights_only_valid_spans() -> None:
+    paper = HAND_MADE[0]
+    text = title_text(paper, ((0, 11), (5, 500)), "bold")
+    assert [(s.start, s.end) for s in text.spans] == [(0, 11)]
+
+
+def test_short_authors() -> None:
+    assert short_authors(("A", "B", "C", "D", "E")) == "A, B, C +2"
+    assert short_authors(("A",)) == "A"
+    assert short_authors(()) == "authors unknown"
+
+
+def test_session_times_in_venue_and_local_time() -> None:
+    times = session_times(HAND_MADE[0])
+    assert times is not None
+    venue, local = times
+    assert venue == "Tue 07 Jul 11:00–12:30 (venue, UTC-07:00)"
+    assert local.startswith("Tue 07 Jul 18:00–19:30 your time")
+    assert session_times(HAND_MADE[3]) is None
+
+
+def test_only_web_links_are_offered() -> None:
+    assert is_web_link("https://github.com/x/y") and is_web_link("HTTP://a.b")
+    for bad in ("javascript:alert(1)", "file:///etc/passwd", "https://a b", "ftp://x", ""):
+        assert not is_web_link(bad)
+    labels = [label for label, _ in paper_links(HAND_MADE[3])]
+    assert labels == [], "a javascript: code link is dropped"
+    assert [label for label, _ in paper_links(HAND_MADE[2])] == ["OpenReview", "Code"]

@@ -1,0 +1,1 @@
+"""The screens of the PaperScope TUI (and the main screen's parts)."""

@@ -1,0 +1,79 @@
+"""The help screen: every key as it is bound now (remaps included) and the query syntax."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from tui.screens.keys import action_nodes, key_entries
+
+QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
+    ("diffusion language", "both words (AND); the last word also matches as a prefix"),
+    ("transformer OR attention", "either word"),
+    ('"optimal transport" NOT diffusion', "a phrase, without a word"),
+    ('author:"Zi Wang"', "a field: title, author, abstract, topic, institution"),
+    ("is:oral  is:spotlight", "orals, spotlights"),
+    ("has:abstract  has:code", "papers with an abstract, with a code link"),
+    ("is:bookmarked", "papers in your reading list"),
+    ("watermark*", "words that start with watermark"),
+    ("robustnes~", "fuzzy: words spelled nearly so"),
+    ("like:64393", "papers similar to paper 64393 (what m shows)"),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and query syntax; any of escape, q or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape,q,question_mark", "dismiss", "Close", tooltip="Close the help", id="close_help"
+        ),
+    ]
+
+    def __init__(self, below: Screen[object]) -> None:
+        super().__init__()
+        self.below = below
+        """The screen whose keys are listed."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Static(Text("PaperScope keys", style="bold"), classes="help-title")
+            yield Static(self._keys_table(), id="help-keys")
+            yield Static(Text("Query syntax", style="bold"), classes="help-title")
+            yield Static(self._syntax_table(), id="help-syntax")
+            yield Static(Text("Press escape to close.", style="italic"), classes="help-foot")
+
+    def _keys_table(self) -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        table.add_column(style="dim")
+        keymap = getattr(self.app, "keymap", {})
+        for _node, bindings in action_nodes(self.app, self.below):
+            for entry in key_entries(self.app, bindings, keymap):
+                table.add_row(
+                    Text(" / ".join(entry.keys)), Text(entry.description), Text(entry.tooltip)
+                )
+        palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette")
+        table.add_row(
+            Text(self.app.get_key_display(palette)),
+            Text("Command palette"),
+            Text("Every action by name, with its key"),
+        )
+        return table
+
+    @staticmethod
+    def _syntax_table() -> Table:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for example, meaning in QUERY_SYNTAX:
+            table.add_row(Text(example), Text(meaning))
+        return table

@@ -1,0 +1,94 @@
+"""Every key of the app as the user has it (keymap applied), and the palette that runs them.
+
+The help screen lists :func:`key_entries`; :class:`ActionCommands` offers the
+same actions in the command palette, calling the same ``action_*`` methods as
+the keys do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
+from textual.markup import escape
+from textual.screen import Screen
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One binding: its id, the keys that fire it (as shown), what it does."""
+
+    binding_id: str
+    keys: tuple[str, ...]
+    description: str
+    tooltip: str
+    action: str
+
+
+def key_entries(
+    app: App[object], bindings: Sequence[BindingType], keymap: Mapping[str, str]
+) -> list[KeyEntry]:
+    """The bindings merged by id, with the keymap's keys replacing the defaults."""
+    merged: dict[str, KeyEntry] = {}
+    for item in bindings:
+        if not isinstance(item, Binding):
+            continue
+        binding_id = item.id or item.action
+        keys = keymap.get(binding_id, item.key)
+        shown = tuple(
+            app.get_key_display(Binding(key.strip(), item.action)) for key in keys.split(",")
+        )
+        old = merged.get(binding_id)
+        if old is not None:
+            shown = (*old.keys, *(k for k in shown if k not in old.keys))
+        merged[binding_id] = KeyEntry(
+            binding_id, shown, item.description or item.action, item.tooltip, item.action
+        )
+    return list(merged.values())
+
+
+def action_nodes(
+    app: App[object], screen: Screen[object]
+) -> Iterator[tuple[DOMNode, Sequence[BindingType]]]:
+    """Where the actions live: the app, ``screen`` and the screen's focusable widgets."""
+    yield app, app.BINDINGS
+    yield screen, screen.BINDINGS
+    for widget in screen.query("*"):
+        own = type(widget).__dict__.get("BINDINGS")
+        if widget.can_focus and own and type(widget).__module__.startswith("tui."):
+            yield widget, own
+
+
+class ActionCommands(Provider):
+    """The command palette's list of the app's own actions, with their keys."""
+
+    def _commands(self) -> Iterator[tuple[str, str, partial[Any]]]:
+        app = self.app
+        keymap = getattr(app, "keymap", {})
+        for node, bindings in action_nodes(app, self.screen):
+            for entry in key_entries(app, bindings, keymap):
+                if entry.action.startswith("command_palette"):
+                    continue
+                # The palette reads help as markup: escape it, or a key such as "/"
+                # would make "[/]" and a tooltip could style itself.
+                help_text = escape(f"{entry.tooltip}  ({' / '.join(entry.keys)})")
+                yield entry.description, help_text, partial(app.run_action, entry.action, node)
+
+    async def discover(self) -> Hits:
+        """Every action, for the palette before anything is typed."""
+        for name, help_text, command in self._commands():
+            yield DiscoveryHit(name, command, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        """The actions whose name matches ``query``."""
+        matcher = self.matcher(query)
+        for name, help_text, command in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), command, text=name, help=help_text)

@@ -1,0 +1,153 @@
+"""What the TUI asks when the query changes: the index once it is ready, a simple filter before.
+
+:class:`Searcher` is plain Python (no Textual), called from the app's thread
+workers. Until the index is attached it filters the catalogue by substring
+(every word in the title or the authors, case-insensitive) so the list reacts
+from the first keystroke of a first run; ``like:ID`` lists the papers similar
+to paper ``ID``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from index_builder.model import Hit, Paper, SearchResult, SortKey, Span
+from index_builder.searchfacets import sort_key
+
+if TYPE_CHECKING:
+    from index_builder.search import SearchIndex
+
+LIKE_PREFIX = "like:"
+LIMIT = 200
+"""Hits asked of the index per query (the status line shows the total)."""
+SIMILAR = 30
+
+
+class PaperSource(Protocol):
+    """What the searcher needs of a catalogue."""
+
+    @property
+    def papers(self) -> tuple[Paper, ...]:
+        """Every paper in display order."""
+        ...
+
+    def get(self, id_or_alias: str) -> Paper | None:
+        """The paper with this id or alias."""
+        ...
+
+
+def like_query(paper_id: str) -> str:
+    """The query text that lists the papers similar to ``paper_id``."""
+    return f"{LIKE_PREFIX}{paper_id}"
+
+
+class Searcher:
+    """Runs queries for the UI; thread-safe like the index it wraps."""
+
+    def __init__(self, catalogue: PaperSource, index: SearchIndex | None = None) -> None:
+        self.catalogue = catalogue
+        self.index = index
+        self._lock = threading.Lock()
+        self._all: dict[str, tuple[Hit, ...]] = {}
+        self._haystacks: list[str] | None = None
+
+    @property
+    def ready(self) -> bool:
+        """True once the index can answer queries."""
+        return self.index is not None
+
+    def attach(self, index: SearchIndex) -> None:
+        """Use ``index`` from now on (it has been opened or built)."""
+        self.index = index
+
+    def run(
+        self,
+        query: str,
+        *,
+        sort: SortKey = "relevance",
+        bookmarked: Collection[str] = (),
+        facets: bool = False,
+        limit: int = LIMIT,
+    ) -> SearchResult:
+        """The result for ``query``; never raises on the query's syntax."""
+        text = query.strip()
+        start = time.perf_counter()
+        if text.lower().startswith(LIKE_PREFIX):
+            hits = self.similar(text[len(LIKE_PREFIX) :].strip(), SIMILAR)
+            return SearchResult(query, len(hits), hits, elapsed_ms=_since(start))
+        if self.index is not None and (text or facets):
+            if not text and sort == "relevance":
+                counts = self.index.search("", limit=1, facets=True).facets
+                hits = self.everything(sort)
+                return SearchResult(query, len(hits), hits, None, _since(start), facets=counts)
+            return self.index.search(
+                query, limit=limit, prefix=True, sort=sort, bookmarked=bookmarked, facets=facets
+            )
+        if not text:
+            hits = self.everything(sort)
+            return SearchResult(query, len(hits), hits, elapsed_ms=_since(start))
+        return self.simple_filter(query, sort=sort, limit=limit)
+
+    def similar(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:
+        """Papers like ``paper_id`` (empty until the index is ready or for an unknown id)."""
+        if self.index is None or not paper_id:
+            return ()
+        paper = self.catalogue.get(paper_id)
+        if paper is None:
+            return ()
+        return self.index.more_like_this(paper.id, limit=limit)
+
+    def everything(self, sort: SortKey) -> tuple[Hit, ...]:
+        """Every paper as a hit, in catalogue order or sorted by ``sort``."""
+        with self._lock:
+            cached = self._all.get(sort)
+            if cached is None:
+                papers: Sequence[Paper] = self.catalogue.papers
+                if sort != "relevance":
+                    papers = sorted(papers, key=lambda p: sort_key(sort, p))
+                cached = tuple(Hit(p) for p in papers)
+                self._all[sort] = cached
+            return cached
+
+    def simple_filter(
+        self, query: str, *, sort: SortKey = "relevance", limit: int = LIMIT
+    ) -> SearchResult:
+        """Papers whose title or authors contain every word of ``query`` (any case)."""
+        start = time.perf_counter()
+        words = [w for w in query.lower().replace('"', " ").split() if w]
+        papers = self.catalogue.papers
+        hay = self._haystack()
+        found = [i for i, h in enumerate(hay) if all(w in h for w in words)]
+        if sort != "relevance":
+            found.sort(key=lambda i: sort_key(sort, papers[i]))
+        hits = tuple(Hit(papers[i], 0.0, _spans(papers[i].title, words)) for i in found[:limit])
+        return SearchResult(query, len(found), hits, elapsed_ms=_since(start))
+
+    def _haystack(self) -> list[str]:
+        with self._lock:
+            if self._haystacks is None:
+                self._haystacks = [
+                    f"{p.title}\n{'; '.join(p.authors)}".lower() for p in self.catalogue.papers
+                ]
+            return self._haystacks
+
+
+def _spans(title: str, words: Sequence[str]) -> tuple[Span, ...]:
+    """Where the words occur in ``title`` (none if lower-casing changed its length)."""
+    lowered = title.lower()
+    if len(lowered) != len(title):
+        return ()
+    spans: list[Span] = []
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0:
+            spans.append((at, at + len(word)))
+            at = lowered.find(word, at + len(word))
+    return tuple(sorted(spans))
+
+
+def _since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000

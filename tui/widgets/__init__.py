@@ -1,0 +1,1 @@
+"""The widgets of the PaperScope TUI, one per module."""

@@ -1,0 +1,35 @@
+"""The "did you mean …" line under the search box."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui.widgets.paper_text import clean
+
+
+class DidYouMean(Static):
+    """Offers the core's spelling suggestion; hidden when there is none."""
+
+    DEFAULT_CSS = """
+    DidYouMean { height: 1; padding: 0 1; color: $text-muted; display: none; }
+    DidYouMean.-shown { display: block; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.suggestion: str | None = None
+        self.key_hint = "tab"
+        """The key that accepts (the screen sets it from the live bindings)."""
+
+    def offer(self, suggestion: str | None) -> None:
+        """Show ``suggestion`` (or hide the line when None)."""
+        self.suggestion = suggestion or None
+        self.set_class(self.suggestion is not None, "-shown")
+        if self.suggestion is not None:
+            text = Text("Did you mean ")
+            text.append(clean(self.suggestion), style="bold italic")
+            text.append(f"?  ({self.key_hint} to search for it)")
+            self.update(text)
+        else:
+            self.update("")

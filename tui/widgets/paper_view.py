@@ -1,0 +1,242 @@
+"""The paper view: everything about the paper under the cursor, then similar papers.
+
+Title, authors, institutions, oral/spotlight, topic, session (venue and local
+time), links (OpenReview, virtual site, code; clickable, http/https only), the
+abstract with the query's words highlighted, and a list of similar papers that
+the screen fills from a worker. Data text is only ever put into ``Text`` objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.console import Group
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from index_builder.model import Hit, Paper
+from tui.widgets.paper_text import (
+    badges,
+    clean,
+    highlighted,
+    session_times,
+    short_authors,
+    title_text,
+)
+
+ABSTRACT_LIMIT = 20_000
+"""Characters of an abstract shown; wrapping a megabyte of text would freeze the screen."""
+
+
+def is_web_link(url: str) -> bool:
+    """True for an ``http://`` or ``https://`` address (the only kind PaperScope opens)."""
+    lowered = url.strip().lower()
+    return lowered.startswith(("http://", "https://")) and not any(c.isspace() for c in url)
+
+
+def paper_links(paper: Paper) -> list[tuple[str, str]]:
+    """(label, url) for the paper's web links: OpenReview, virtual site, then code."""
+    found = [("OpenReview", paper.openreview_url), ("Virtual site", paper.url)]
+    found += [("Code", url) for url in paper.code_urls]
+    return [(label, url) for label, url in found if url and is_web_link(url)]
+
+
+class PaperBody(Static):
+    """The text of the view; a click on a link asks for it to be opened."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.links: list[tuple[str, str]] = []
+
+    def action_open_link(self, index: int) -> None:
+        """Ask for link number ``index`` of the current paper to be opened."""
+        if 0 <= index < len(self.links):
+            label, url = self.links[index]
+            self.post_message(PaperView.LinkChosen(label, url))
+
+
+class PaperView(VerticalScroll, can_focus=True):
+    """Shows one paper; ``show()`` replaces it, ``set_similar()`` fills the similar list."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "paper-view--match",
+        "paper-view--oral",
+        "paper-view--spotlight",
+        "paper-view--abstract",
+        "paper-view--bookmark",
+        "paper-view--label",
+        "paper-view--link",
+    }
+
+    DEFAULT_CSS = """
+    PaperView { padding: 0 1; scrollbar-size-vertical: 1; }
+    PaperView > .paper-view--match { color: $text-warning; text-style: bold underline; }
+    PaperView > .paper-view--oral { color: $text-error; text-style: bold; }
+    PaperView > .paper-view--spotlight { color: $text-accent; text-style: bold; }
+    PaperView > .paper-view--abstract { color: $text-success; }
+    PaperView > .paper-view--bookmark { color: $text-warning; }
+    PaperView > .paper-view--label { color: $text-primary; text-style: bold; }
+    PaperView > .paper-view--link { color: $text-accent; text-style: underline; }
+    PaperView #similar-title { margin-top: 1; text-style: bold; color: $text-primary; }
+    PaperView #similar { height: auto; border: none; padding: 0; background: $surface; }
+    """
+
+    BINDINGS: ClassVar[list] = []
+
+    class LinkChosen(Message):
+        """The user clicked link ``url`` (labelled ``label``)."""
+
+        def __init__(self, label: str, url: str) -> None:
+            super().__init__()
+            self.label = label
+            self.url = url
+
+    class OpenPaper(Message):
+        """A similar paper was chosen."""
+
+        def __init__(self, paper: Paper) -> None:
+            super().__init__()
+            self.paper = paper
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.hit: Hit | None = None
+        self.bookmarked = False
+        self._similar: tuple[Hit, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield PaperBody(id="paper-body")
+
+    @property
+    def paper(self) -> Paper | None:
+        """The paper shown, if any."""
+        return self.hit.paper if self.hit is not None else None
+
+    def show(self, hit: Hit | None, *, bookmarked: bool = False) -> None:
+        """Show ``hit`` (or an empty view); similar papers are cleared until set again."""
+        same = self.hit is not None and hit is not None and self.hit.paper.id == hit.paper.id
+        self.hit = hit
+        self.bookmarked = bookmarked
+        body = self.query_one(PaperBody)
+        if hit is None:
+            body.links = []
+            body.update(Text("No paper selected.", style="italic"))
+        else:
+            body.links = paper_links(hit.paper)
+            body.update(self._describe(hit, body.links))
+        if not same:
+            self.set_similar(None, ())
+            self.scroll_home(animate=False)
+
+    def set_bookmarked(self, bookmarked: bool) -> None:
+        """Redraw the bookmark badge."""
+        if self.hit is not None and bookmarked != self.bookmarked:
+            self.show(self.hit, bookmarked=bookmarked)
+
+    def set_similar(self, paper_id: str | None, hits: Sequence[Hit]) -> None:
+        """Fill the similar list for ``paper_id`` (ignored if the view moved on)."""
+        if paper_id is not None and (self.paper is None or self.paper.id != paper_id):
+            return
+        self._similar = tuple(hits)
+        found = self.query("#similar").results(OptionList)
+        options = next(found, None)
+        if options is None:
+            if not self._similar:
+                return
+            # Built with the first similar papers, not at start-up.
+            self.mount(Label("Similar papers", id="similar-title"))
+            options = OptionList(id="similar")
+            self.mount(options)
+        options.clear_options()
+        options.add_options([Option(self._similar_prompt(h)) for h in self._similar])
+        shown = bool(self._similar)
+        self.query_one("#similar-title").display = shown
+        options.display = shown
+
+    @property
+    def similar(self) -> tuple[Hit, ...]:
+        """The similar papers now listed."""
+        return self._similar
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self._similar):
+            self.post_message(self.OpenPaper(self._similar[event.option_index].paper))
+
+    @staticmethod
+    def _similar_prompt(hit: Hit) -> Text:
+        text = title_text(hit.paper, (), "")
+        text.append(f"  {short_authors(hit.paper.authors, 2)}", style="dim")
+        return text
+
+    def _describe(self, hit: Hit, links: list[tuple[str, str]]) -> Group:
+        paper = hit.paper
+
+        def style(name: str) -> Style:
+            return self.get_component_rich_style(f"paper-view--{name}", partial=True)
+
+        match = style("match")
+        title = title_text(paper, hit.title_spans, match)
+        title.stylize("bold")
+        parts: list[Text] = [title]
+        line = badges(
+            paper,
+            self.bookmarked,
+            {name: style(name) for name in ("oral", "spotlight", "abstract", "bookmark")},
+        )
+        label_style = style("label")
+
+        def field(label: str, value: str) -> Text:
+            return self._field(label, value, label_style)
+
+        kind = {"oral": "Oral", "spotlight": "Spotlight"}.get(paper.kind, "Poster")
+        line.append(kind, style="bold")
+        line.append(f"   id {clean(paper.id)}", style="dim")
+        if self.bookmarked:
+            line.append("   in your reading list", style="italic")
+        parts.append(line)
+        parts.append(field("Authors", ", ".join(clean(a) for a in paper.authors) or "unknown"))
+        if paper.institutions:
+            parts.append(field("Institutions", "; ".join(clean(i) for i in paper.institutions)))
+        if paper.topic:
+            parts.append(field("Topic", clean(paper.topic).replace("->", " › ")))
+        times = session_times(paper)
+        if paper.session or times:
+            parts.append(field("Session", clean(paper.session) or "—"))
+            if times:
+                parts.append(field("Time", times[0]))
+                if times[1]:
+                    parts.append(field("", times[1]))
+        for number, (label, url) in enumerate(links):
+            # The action names the link by number: no data text ever enters an action string.
+            meta = Style(meta={"@click": f"open_link({number})"})
+            link = Text(clean(url), style=style("link") + meta)
+            parts.append(self._field(label, link, style("label")))
+        parts.append(Text(""))
+        if paper.abstract:
+            shown = paper.abstract[:ABSTRACT_LIMIT]
+            spans = [(a, b) for a, b in hit.abstract_spans if b <= len(shown)]
+            parts.append(highlighted(shown, spans, match, one_line=False))
+            if len(paper.abstract) > ABSTRACT_LIMIT:
+                parts.append(
+                    Text(
+                        f"… abstract cut at {ABSTRACT_LIMIT:,} of {len(paper.abstract):,} "
+                        "characters (paperscope show ID prints it all)",
+                        style="italic",
+                    )
+                )
+        else:
+            parts.append(Text("No abstract in the data for this paper.", style="italic dim"))
+        return Group(*parts)
+
+    @staticmethod
+    def _field(label: str, value: str | Text, label_style: Style) -> Text:
+        text = Text(f"{label:<13}", style=label_style)
+        text.append(value if isinstance(value, Text) else Text(value))
+        return text

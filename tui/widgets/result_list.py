@@ -1,0 +1,278 @@
+"""The result list: a virtual list that renders only the rows on screen.
+
+Each hit takes two lines: its title (matched words highlighted, a derived title
+marked) and a meta line (badges, first authors, topic). Nothing is built per paper
+until its row scrolls into view, so 100,000 hits cost what 30 do.
+
+BINDINGS (while the list has focus):
+
+| key           | action                 |
+|---------------|------------------------|
+| j / down      | next paper             |
+| k / up        | previous paper         |
+| g / home      | first paper            |
+| G / end       | last paper             |
+| pgup / pgdown | a page up / down       |
+| enter         | open the paper         |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from index_builder.model import Hit
+from tui.widgets.paper_text import badges, short_authors, short_topic, title_text
+
+ROW_HEIGHT = 2
+
+
+class ResultList(ScrollView, can_focus=True):
+    """A cursor over a sequence of hits, drawn line by line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "cursor_down", "Down", show=False, tooltip="Next paper", id="down"),
+        Binding("k,up", "cursor_up", "Up", show=False, tooltip="Previous paper", id="up"),
+        Binding("g,home", "first", "First", show=False, tooltip="First paper", id="first"),
+        Binding("G,end", "last", "Last", show=False, tooltip="Last paper", id="last"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="A page up", id="page_up"),
+        Binding(
+            "pagedown", "page_down", "Page down", show=False, tooltip="A page down", id="page_down"
+        ),
+        Binding("enter", "select", "Open", tooltip="Open the paper under the cursor", id="open"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "result-list--cursor",
+        "result-list--match",
+        "result-list--meta",
+        "result-list--oral",
+        "result-list--spotlight",
+        "result-list--abstract",
+        "result-list--bookmark",
+        "result-list--empty",
+    }
+
+    DEFAULT_CSS = """
+    ResultList { background: $surface; overflow-x: hidden; scrollbar-size-vertical: 1; }
+    ResultList > .result-list--cursor { background: $surface-lighten-2; }
+    ResultList:focus > .result-list--cursor { background: $block-cursor-background; }
+    ResultList > .result-list--match { color: $text-warning; text-style: bold underline; }
+    ResultList > .result-list--meta { color: $text-muted; }
+    ResultList > .result-list--oral { color: $text-error; text-style: bold; }
+    ResultList > .result-list--spotlight { color: $text-accent; text-style: bold; }
+    ResultList > .result-list--abstract { color: $text-success; }
+    ResultList > .result-list--bookmark { color: $text-warning; }
+    ResultList > .result-list--empty { color: $text-muted; text-style: italic; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to ``hit`` (None when the list is empty)."""
+
+        def __init__(self, result_list: ResultList, hit: Hit | None, index: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.hit = hit
+            self.index = index
+
+        @property
+        def control(self) -> ResultList:
+            """The list that sent the message."""
+            return self.result_list
+
+    class Selected(Message):
+        """``hit`` was opened (Enter or a double click)."""
+
+        def __init__(self, result_list: ResultList, hit: Hit, index: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.hit = hit
+            self.index = index
+
+        @property
+        def control(self) -> ResultList:
+            """The list that sent the message."""
+            return self.result_list
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.hits: tuple[Hit, ...] = ()
+        self.bookmarked: Collection[str] = frozenset()
+        self.empty_message = "No papers."
+        self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
+        self._width = 0
+
+    # -- data -------------------------------------------------------------------------------
+
+    def set_hits(self, hits: Sequence[Hit], *, keep: str | None = None) -> None:
+        """Show ``hits``; the cursor goes to the paper with id ``keep`` if present, else the top."""
+        self.hits = tuple(hits)
+        self._cache.clear()
+        index = 0
+        if keep is not None:
+            index = next((i for i, h in enumerate(self.hits) if h.paper.id == keep), 0)
+        self.virtual_size = Size(0, len(self.hits) * ROW_HEIGHT)
+        self.scroll_to(y=max(0, index * ROW_HEIGHT - self.size.height // 3), animate=False)
+        self.cursor = index
+        self.refresh()
+
+    def set_bookmarked(self, ids: Collection[str]) -> None:
+        """Which paper ids show the bookmark badge."""
+        self.bookmarked = ids
+        self._cache.clear()
+        self.refresh()
+
+    @property
+    def current(self) -> Hit | None:
+        """The hit under the cursor."""
+        return self.hits[self.cursor] if 0 <= self.cursor < len(self.hits) else None
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        if self.hits:
+            clamped = max(0, min(new, len(self.hits) - 1))
+            if clamped != new:
+                self.cursor = clamped
+                return
+            self._refresh_row(old)
+            self._refresh_row(new)
+            self._scroll_to_cursor()
+        self.post_message(self.Highlighted(self, self.current, self.cursor))
+
+    def _refresh_row(self, index: int) -> None:
+        self.refresh_lines(index * ROW_HEIGHT - round(self.scroll_y), ROW_HEIGHT)
+
+    def _scroll_to_cursor(self) -> None:
+        top = self.cursor * ROW_HEIGHT
+        height = max(ROW_HEIGHT, self.scrollable_content_region.height)
+        if top < self.scroll_y:
+            self.scroll_to(y=top, animate=False)
+        elif top + ROW_HEIGHT > self.scroll_y + height:
+            self.scroll_to(y=top + ROW_HEIGHT - height, animate=False)
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(0, len(self.hits) * ROW_HEIGHT)
+        self._cache.clear()
+        if self.hits:
+            self._scroll_to_cursor()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        """Move to the next paper."""
+        if self.cursor < len(self.hits) - 1:
+            self.cursor += 1
+
+    def action_cursor_up(self) -> None:
+        """Move to the previous paper."""
+        if self.cursor > 0:
+            self.cursor -= 1
+
+    def action_first(self) -> None:
+        """Move to the first paper."""
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        """Move to the last paper."""
+        self.cursor = max(0, len(self.hits) - 1)
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height // ROW_HEIGHT)
+
+    def action_page_down(self) -> None:
+        """Move a page down."""
+        self.cursor = min(len(self.hits) - 1, self.cursor + self._page()) if self.hits else 0
+
+    def action_page_up(self) -> None:
+        """Move a page up."""
+        self.cursor = max(0, self.cursor - self._page())
+
+    def action_select(self) -> None:
+        """Open the paper under the cursor."""
+        hit = self.current
+        if hit is not None:
+            self.post_message(self.Selected(self, hit, self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.hits:
+            return
+        index = (offset.y + round(self.scroll_y)) // ROW_HEIGHT
+        if 0 <= index < len(self.hits):
+            self.cursor = index
+            if event.chain >= 2:
+                self.action_select()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Render the lines in ``crop``, measuring the content width once per frame."""
+        self._width = self.scrollable_content_region.width
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        """One screen line: half of a row, or blank past the end."""
+        width = self._width or self.scrollable_content_region.width
+        line = y + round(self.scroll_y)
+        index, part = divmod(line, ROW_HEIGHT)
+        if not self.hits:
+            if line == 0:
+                style = self.get_component_rich_style("result-list--empty")
+                return self._strip(Text(" " + self.empty_message, style=style), width, Style())
+            return Strip.blank(width, self.rich_style)
+        if index >= len(self.hits):
+            return Strip.blank(width, self.rich_style)
+        key = (index, part, width, index == self.cursor)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._render_row_line(self.hits[index], part, width, index == self.cursor)
+            self._cache[key] = cached
+        return cached
+
+    def _render_row_line(self, hit: Hit, part: int, width: int, at_cursor: bool) -> Strip:
+        base = self.rich_style
+        if at_cursor:
+            base = base + self.get_component_rich_style("result-list--cursor")
+        paper = hit.paper
+        if part == 0:
+            match = self.get_component_rich_style("result-list--match", partial=True)
+            text = Text(" ") + title_text(paper, hit.title_spans, match)
+        else:
+            meta = self.get_component_rich_style("result-list--meta", partial=True)
+            styles = {
+                "oral": self.get_component_rich_style("result-list--oral", partial=True),
+                "spotlight": self.get_component_rich_style("result-list--spotlight", partial=True),
+                "abstract": self.get_component_rich_style("result-list--abstract", partial=True),
+                "bookmark": self.get_component_rich_style("result-list--bookmark", partial=True),
+            }
+            text = Text("   ") + badges(paper, paper.id in self.bookmarked, styles)
+            text.append(short_authors(paper.authors), meta)
+            if paper.topic:
+                text.append(" · " + short_topic(paper.topic), meta)
+        return self._strip(text, width, base)
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        text.no_wrap = True
+        text.truncate(max(1, width - 1), overflow="ellipsis")
+        segments = [
+            Segment(seg.text, base + seg.style if seg.style else base, seg.control)
+            for seg in text.render(self.app.console, end="")
+        ]
+        return Strip(segments).adjust_cell_length(width, base)
