@@ -30,6 +30,9 @@ _MATH = re.compile(
     r"|(?<!\\)\$((?:\\.|[^$\\]){1,1000})\$(?!\d)"
 )
 _ESCAPED = re.compile(r"\\.|%", re.S)
+# What only pylatexenc handles once links, code, math and emphasis are set aside:
+# macros, groups, ties, dollars and TeX dashes/quotes. Text without any is left as is.
+_NEEDS_LATEX = re.compile(r"[\\{}~$]|--|''|``")
 _QUOTE1 = re.compile(r"(?<!`)`(?=[^`'\s])([^`'\n]{0,200}?)'(?![A-Za-z])")
 _QUOTE2 = re.compile(r"(?<![\w\"'])(?:\"|'')(?=\w)([^\"\n]{0,300}?)''")
 _CODE = re.compile(r"(?<!`)`(?!`)([^`\n]+?)(?<!`)`(?!`)")
@@ -95,8 +98,10 @@ def _paragraph(text: str) -> str:
     text = _QUOTE2.sub("“\\1”", text)
     text = _CODE.sub(lambda m: pieces.add(m.group(1)), text)
     text = _MATH.sub(lambda m: pieces.add(_math(next(g for g in m.groups() if g))), text)
-    text = re.sub(r"(?<!\\)\$", r"\\$", text)
     text = _emphasis(text)
+    if not _NEEDS_LATEX.search(text):
+        return _squeeze(pieces.restore(text))
+    text = re.sub(r"(?<!\\)\$", r"\\$", text)
     return _squeeze(pieces.restore(_checked(text, latex.latex_text)))
 
 
