@@ -22,11 +22,12 @@ import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from index_builder.catalogue_build import build_papers
 from index_builder.model import Paper, SourceProblem
-from index_builder.sources import SourceData, SourceError, read_source
+
+if TYPE_CHECKING:
+    from index_builder.sources import SourceData
 
 CATALOGUE_VERSION = 3
 """Bump when the catalogue's rules change in a way the code digest would not show."""
@@ -135,6 +136,11 @@ def _build(
     blobs: Sequence[tuple[Path, bytes]], read_problems: Sequence[SourceProblem], fingerprint: str
 ) -> Catalogue:
     """Parse every readable file (in a canonical order) and merge them."""
+    # Imported here: a warm load from the cache needs neither the readers nor
+    # pylatexenc, and start-up time is measured.
+    from index_builder.catalogue_build import build_papers
+    from index_builder.sources import SourceError, read_source
+
     problems = list(read_problems)
     parsed: list[SourceData] = []
     ordered = sorted(blobs, key=lambda b: (b[0].name, hashlib.sha256(b[1]).hexdigest()))

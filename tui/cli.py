@@ -17,14 +17,15 @@ from pathlib import Path
 
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
-from tui import cli_cite, cli_readinglist, cli_records
 from tui.cli_common import Command, add_source_options
 from tui.context import Context
 from tui.output import error
 
+COMMANDS = frozenset({"search", "show", "dump", "index", "doctor", "cite", "reading-list"})
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command registered."""
+
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser, with every sub-command registered when ``commands`` is true."""
     parser = argparse.ArgumentParser(
         prog="paperscope",
         description="Browse the papers of ICML 2026 from a terminal.",
@@ -33,11 +34,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
     add_source_options(parser)
+    if not commands:
+        return parser
+    from tui import cli_cite, cli_readinglist, cli_records
+
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     cli_records.register(sub)
     cli_cite.register(sub)
     cli_readinglist.register(sub)
     return parser
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv``; bare ``paperscope`` skips importing the sub-commands (start-up is timed)."""
+    if not COMMANDS.intersection(argv) and not {"-h", "--help"}.intersection(argv):
+        args, rest = build_parser(commands=False).parse_known_args(argv)
+        if not rest:
+            return args
+    return build_parser().parse_args(argv)
 
 
 def make_context(args: argparse.Namespace) -> Context:
@@ -58,8 +72,7 @@ def make_context(args: argparse.Namespace) -> Context:
 
 def run(argv: list[str]) -> int:
     """Run the command line; returns the exit status and never lets a traceback out."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     try:
         ctx = make_context(args)
         func: Command | None = getattr(args, "func", None)
