@@ -179,7 +179,9 @@ def test_warm_load_does_not_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     def refuse(*args: object) -> None:
         raise AssertionError("rebuilt despite a fresh cache")
 
-    monkeypatch.setattr(catalogue_module, "build_papers", refuse)
+    import index_builder.catalogue_build as build_module
+
+    monkeypatch.setattr(build_module, "build_papers", refuse)
     seen: list[SourceProblem] = []
     warm = load_catalogue([SMALL_TABLE], cache_dir=tmp_path, on_problem=seen.append)
     assert len(warm) == 4 and len(seen) == 1, "cached problems are reported again"
