@@ -2,13 +2,14 @@
 
 A mixin of :class:`tui.screens.main.MainScreen`, kept apart because it talks to
 other helpers' modules (the reading list store, citations, the clipboard and
-their screens). When one of those is missing, the key says so instead of failing.
+their screens).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -87,21 +88,26 @@ class LibraryActions(Screen[None]):
         if store is None:
             self.notify("The reading list cannot be opened.", severity="error")
             return
+        self._toggle_in_thread(store, paper)
+
+    @work(thread=True, group="bookmark", exit_on_error=False)
+    def _toggle_in_thread(self, store: ReadingList, paper: Paper) -> None:
+        """Toggle off the event loop: a list locked by another window waits its busy timeout."""
         try:
             added = store.toggle(paper)
         except Exception as exc:  # a locked or broken store must not close the app
-            self.notify(f"Reading list: {exc}", severity="error")
+            self.app.call_from_thread(self.notify, f"Reading list: {exc}", severity="error")
             return
+        self.app.call_from_thread(self._toggled, added)
+
+    def _toggled(self, added: bool) -> None:
         self.load_bookmarks()
         self.notify("Added to the reading list." if added else "Removed from the reading list.")
 
     def action_reading_list(self) -> None:
         """Open the reading list screen."""
-        try:
-            from tui.screens.reading_list import ReadingListScreen
-        except ImportError:
-            self.notify("The reading list screen is not available yet.")
-            return
+        from tui.screens.reading_list import ReadingListScreen
+
         store = self._store()
         if store is None:
             self.notify("The reading list cannot be opened.", severity="error")
@@ -130,11 +136,7 @@ class LibraryActions(Screen[None]):
         paper = self.current_paper()
         if paper is None:
             return
-        try:
-            from tui.screens.citation_picker import CitationPicker
-        except ImportError:
-            self.notify("Choosing a citation format is not available yet.")
-            return
+        from tui.screens.citation_picker import CitationPicker
 
         def chosen(style: str | None) -> None:
             if style:
