@@ -36,7 +36,16 @@ def count_facets(values: Iterable[tuple[str, str, str]]) -> dict[str, tuple[Face
         for counter, value in zip(counters, triple, strict=True):
             if value:
                 counter[value] += 1
-    topic, kind, session = counters
+    return facets_from_counts(*counters)
+
+
+def facets_from_counts(
+    topic: Counter[str], kind: Counter[str], session: Counter[str]
+) -> dict[str, tuple[FacetCount, ...]]:
+    """Facet counts from per-value counters (empty values are not counted)."""
+    topic, kind, session = (
+        Counter({k: n for k, n in c.items() if k}) for c in (topic, kind, session)
+    )
     return {
         "topic": tuple(FacetCount(v, n, _quoted("area", v)) for v, n in _ordered(topic)),
         "kind": tuple(FacetCount(v, n, _KIND_QUERY[v]) for v, n in _ordered(kind)),
@@ -44,7 +53,7 @@ def count_facets(values: Iterable[tuple[str, str, str]]) -> dict[str, tuple[Face
     }
 
 
-def _ordered(counter: Counter[str]) -> list[tuple[str, int]]:
+def _ordered(counter: dict[str, int]) -> list[tuple[str, int]]:
     return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
 
 

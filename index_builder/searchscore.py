@@ -1,0 +1,298 @@
+"""Every match of a query with its BM25F score, from whole posting lists.
+
+Whoosh scores one match at a time through a stack of Python matchers (several µs a
+match), so an exact total for a broad query ("learning OR model" at 50,000 papers)
+means scoring nearly every paper that way, and its block-quality skipping never fires
+with 200 results on 128-posting blocks. Here a term's posting list is decoded a block at
+a time (the codec's own pickled blocks) into doc numbers and BM25F scores, the same
+formula on the same inputs as Whoosh's scorer, and cached per term. The query tree is
+then combined as dicts: AND intersects and adds, OR unites and adds, NOT removes. The
+result holds every match with its score: the total is exact and the top N is one heap
+pass. Phrases and fuzzy terms (small match sets) are asked of Whoosh itself.
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from collections import OrderedDict
+from itertools import accumulate
+from operator import itemgetter
+from typing import Any
+
+from whoosh import query as Q
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
+from whoosh.query.compound import PreloadedOr
+from whoosh.reading import TermNotFound
+from whoosh.scoring import BM25F
+from whoosh.util.numeric import byte_to_length
+
+Scores = dict[int, float]
+CACHE_POSTINGS = 3_000_000
+"""Postings kept decoded (12 bytes each), least recently used dropped first."""
+ASKED_CACHE = 32
+"""Phrase and fuzzy results kept (their match sets are small)."""
+_LENGTH_OF_BYTE = [byte_to_length(b) if b else 1 for b in range(256)]
+
+
+class Unsupported(Exception):
+    """A query shape this module does not evaluate; the caller asks Whoosh instead."""
+
+
+def _tree_sum(values: list[float]) -> float:
+    """Add as Whoosh's binary tree of intersection matchers adds (same rounding)."""
+    if len(values) == 1:
+        return values[0]
+    half = len(values) // 2
+    return _tree_sum(values[:half]) + _tree_sum(values[half:])
+
+
+class FastScorer:
+    """Scores and counts Whoosh queries for one open searcher (use under its lock)."""
+
+    def __init__(self, searcher: Any, cache_postings: int = CACHE_POSTINGS) -> None:
+        self.searcher = searcher
+        self.reader = searcher.reader()
+        self.doc_count = self.reader.doc_count_all()
+        self.cache_postings = cache_postings
+        self._terms: OrderedDict[tuple[str, str], tuple[array[int], array[float]]]
+        self._terms = OrderedDict()
+        self._cached = 0
+        self._lengths: dict[str, bytes] = {}
+        self._asked_cache: OrderedDict[str, Scores] = OrderedDict()
+
+    # -- whole queries ----------------------------------------------------------------
+
+    def scores(self, q: Any) -> Scores:
+        """Every document ``q`` matches, with its score; raises :class:`Unsupported`."""
+        if not isinstance(self.searcher.weighting, BM25F):
+            raise Unsupported("not BM25F")
+        return self._eval(q)
+
+    def matches(self, q: Any) -> Scores:
+        """Every match of ``q`` with its score, by Whoosh itself for unsupported shapes."""
+        try:
+            return self.scores(q)
+        except Unsupported:
+            return self._whoosh(q)
+
+    def count(self, q: Any) -> int:
+        """How many documents ``q`` matches."""
+        return len(self.matches(q))
+
+    @staticmethod
+    def top(scores: Scores, limit: int) -> list[tuple[int, float]]:
+        """The ``limit`` best ``(doc, score)``: score descending, then doc number (as Whoosh)."""
+        if limit <= 0 or not scores:
+            return []
+        best = heapq.nlargest(limit, scores.items(), key=itemgetter(1))
+        if len(best) < limit:
+            return sorted(best, key=lambda ds: (-ds[1], ds[0]))
+        # Ties at the cut are settled by doc number, as Whoosh's collector does.
+        cut = best[-1][1]
+        above = [ds for ds in best if ds[1] > cut]
+        tied = sorted(d for d, s in scores.items() if s == cut)
+        above.sort(key=lambda ds: (-ds[1], ds[0]))
+        return above + [(d, cut) for d in tied[: limit - len(above)]]
+
+    # -- the tree ---------------------------------------------------------------------
+
+    def _eval(self, q: Any) -> Scores:
+        if isinstance(q, Q.Term):
+            if q.boost != 1.0:
+                raise Unsupported("boost")
+            ids, values = self._term(q.fieldname, q.text)
+            return dict(zip(ids, values, strict=True))
+        if q is Q.NullQuery or type(q).__name__ == "_NullQuery":
+            return {}
+        if isinstance(q, Q.Every):
+            if q.fieldname or q.boost != 1.0:
+                raise Unsupported("every with a field")
+            return dict.fromkeys(range(self.doc_count), 1.0)
+        if isinstance(q, Q.And) and type(q) is Q.And:
+            return self._and(q.subqueries)
+        if isinstance(q, Q.Or | PreloadedOr) and type(q) in (Q.Or, PreloadedOr):
+            if q.boost != 1.0 or getattr(q, "scale", None) or getattr(q, "minmatch", 0) > 1:
+                raise Unsupported("scaled or")
+            return self._or(q.subqueries)
+        if type(q) is Q.Not:
+            return self._not(q)
+        if isinstance(q, Q.Phrase | Q.FuzzyTerm):
+            return self._asked(q)
+        raise Unsupported(type(q).__name__)
+
+    def _and(self, subqueries: list[Any]) -> Scores:
+        positive = [s for s in subqueries if not isinstance(s, Q.Not)]
+        negative = [s for s in subqueries if isinstance(s, Q.Not)]
+        if not positive:
+            raise Unsupported("and without a positive part")
+        parts = [self._eval(s) for s in positive]
+        parts.sort(key=len)
+        out = parts[0]
+        for other in parts[1:]:
+            out = {d: s + other[d] for d, s in out.items() if d in other}
+            if not out:
+                return out
+        for sub in negative:
+            # Whoosh intersects with an inverse matcher, which adds its weight to the score.
+            excluded, weight = self._eval(sub.query), float(sub.boost)
+            out = {d: s + weight for d, s in out.items() if d not in excluded}
+        return out
+
+    def _or(self, subqueries: list[Any]) -> Scores:
+        parts = sorted((self._eval(s) for s in subqueries), key=len, reverse=True)
+        if not parts:
+            return {}
+        out = dict(parts[0])
+        get = out.get
+        for part in parts[1:]:
+            for d, s in part.items():
+                before = get(d)
+                out[d] = s if before is None else before + s
+        return out
+
+    def _not(self, q: Any) -> Scores:
+        """Every document the child misses, each with the inverse matcher's weight."""
+        excluded, weight = self._eval(q.query), float(q.boost)
+        return {d: weight for d in range(self.doc_count) if d not in excluded}
+
+    def _phrase(self, field: str, words: list[str]) -> Scores:
+        """Documents with ``words`` at consecutive positions, scored as Whoosh scores them.
+
+        Candidates are the intersection of the words' cached documents; positions are
+        decoded (by the field's own format) for those candidates only.
+        """
+        schema = self.searcher.schema
+        if field not in schema or not schema[field].format.supports("positions"):
+            raise Unsupported("no positions")
+        terms = [self._term(field, w) for w in words]
+        shared = set(min(terms, key=lambda term: len(term[0]))[0])
+        for ids, _ in terms:
+            shared.intersection_update(ids)
+        if not shared:
+            return {}
+        decode = schema[field].format.decode_positions
+        values = [self._values(field, w, shared) for w in dict.fromkeys(words)]
+        by_word = dict(zip(dict.fromkeys(words), values, strict=True))
+        scores = [dict(zip(ids, sc, strict=True)) for ids, sc in terms]
+        out: Scores = {}
+        for d in shared:
+            first, *rest = (by_word[w][d] for w in words)
+            later = [set(decode(v)) for v in rest]
+            if any(all(p + k in pos for k, pos in enumerate(later, 1)) for p in decode(first)):
+                out[d] = _tree_sum([sc[d] for sc in scores])
+        return out
+
+    def _values(self, field: str, text: str, docs: set[int]) -> dict[int, bytes]:
+        """The raw posting values (encoded positions) of ``text`` for ``docs``."""
+        m = self.reader.postings(field, text)
+        found: dict[int, bytes] = {}
+        if type(m) is not W3LeafMatcher:
+            raise Unsupported("another codec")
+        while m.is_active():
+            m._read_data()
+            raw_ids = m._data[0]
+            ids = raw_ids if m._byteids else accumulate(raw_ids)
+            for d, value in zip(ids, m._data[2], strict=True):
+                if d in docs:
+                    found[d] = value
+            m._next_block()
+        return found
+
+    def _asked(self, q: Any) -> Scores:
+        """The matches of a phrase or fuzzy term, kept for the next keystroke."""
+        key = repr(q)
+        found = self._asked_cache.get(key)
+        if found is None:
+            simple = type(q) is Q.Phrase and q.slop == 1 and q.boost == 1.0 and len(q.words) > 1
+            found = self._phrase(q.fieldname, q.words) if simple else self._whoosh(q)
+            self._asked_cache[key] = found
+            while len(self._asked_cache) > ASKED_CACHE:
+                self._asked_cache.popitem(last=False)
+        else:
+            self._asked_cache.move_to_end(key)
+        return found
+
+    def _whoosh(self, q: Any) -> Scores:
+        results = self.searcher.search(q, limit=None, optimize=False)
+        return {hit.docnum: hit.score for hit in results}
+
+    # -- one term ---------------------------------------------------------------------
+
+    def _term(self, field: str, text: str) -> tuple[array[int], array[float]]:
+        key = (field, text)
+        found = self._terms.get(key)
+        if found is not None:
+            self._terms.move_to_end(key)
+            return found
+        ids, weights = self._postings(field, text)
+        found = (ids, self._score(field, text, ids, weights))
+        self._terms[key] = found
+        self._cached += len(ids)
+        while self._cached > self.cache_postings and len(self._terms) > 1:
+            _, (old, _) = self._terms.popitem(last=False)
+            self._cached -= len(old)
+        return found
+
+    def _postings(self, field: str, text: str) -> tuple[array[int], list[float]]:
+        ids: array[int] = array("I")
+        weights: list[float] = []
+        try:
+            m = self.reader.postings(field, text)
+        except TermNotFound:
+            return ids, weights
+        if type(m) is not W3LeafMatcher:
+            while m.is_active():
+                ids.append(m.id())
+                weights.append(m.weight())
+                m.next()
+            return ids, weights
+        # Block by block: one unpickle per 128 postings instead of a call per posting.
+        while m.is_active():
+            m._read_data()
+            raw_ids, raw_weights = m._data[0], m._data[1]
+            count = len(raw_ids)
+            ids.extend(raw_ids if m._byteids else accumulate(raw_ids))
+            if raw_weights is None:
+                weights.extend([1.0] * count)
+            elif isinstance(raw_weights, float):
+                weights.extend([raw_weights] * count)
+            else:
+                weights.extend(raw_weights)
+            m._next_block()
+        return ids, weights
+
+    def _score(self, field: str, text: str, ids: array[int], weights: list[float]) -> array[float]:
+        if not self.searcher.schema[field].scorable:
+            return array("d", weights)
+        weighting = self.searcher.weighting
+        B = weighting._field_B.get(field, weighting.B)
+        K1 = weighting.K1
+        idf = self.searcher.idf(field, text)
+        avgfl = self.searcher.avg_field_length(field) or 1
+        lengths = self._field_lengths(field)
+        table = _LENGTH_OF_BYTE
+        # whoosh.scoring.bm25, written out with the same operations in the same order.
+        return array(
+            "d",
+            [
+                idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * table[lengths[d]] / avgfl)))
+                for d, tf in zip(ids, weights, strict=True)
+            ],
+        )
+
+    def _field_lengths(self, field: str) -> bytes:
+        """One length byte per document, read in one go from the lengths column."""
+        found = self._lengths.get(field)
+        if found is not None:
+            return found
+        raw = b""
+        try:
+            col = self.reader._perdoc._cached_reader(_lenfield(field), LENGTHS_COLUMN)
+            if col is not None:
+                raw = bytes(col._dbfile.get(col._basepos, col._count))
+        except AttributeError as error:  # another codec or reader: let Whoosh score
+            raise Unsupported("lengths column") from error
+        found = raw + bytes(max(0, self.doc_count - len(raw)))
+        self._lengths[field] = found
+        return found
