@@ -195,9 +195,9 @@ class PaperView(VerticalScroll, can_focus=True):
         def field(label: str, value: str) -> Text:
             return self._field(label, value, label_style)
 
-        kind = {"oral": "Oral", "spotlight": "Spotlight"}.get(paper.kind, "Poster")
-        line.append(kind, style="bold")
-        line.append(f"   id {clean(paper.id)}", style="dim")
+        if paper.kind == "poster":  # orals and spotlights already carry their badge
+            line.append("Poster ", style="bold")
+        line.append(f"  id {clean(paper.id)}", style="dim")
         if self.bookmarked:
             line.append("   in your reading list", style="italic")
         parts.append(line)
