@@ -71,10 +71,11 @@ def row_cells(bm: Bookmark, lookup: Lookup | None) -> tuple[Text, Text, Text, Te
     gone = lookup is not None and paper_of(bm, lookup) is None
     return (
         cell(STATUS_LABELS[bm.status], style="bold" if bm.status == "reading" else ""),
-        cell(bm.title or bm.paper_id)
+        # Cut so the authors column stays on a 120-column screen; Enter shows it whole.
+        cell(bm.title or bm.paper_id, limit=64)
         + Text(DERIVED if bm.title_derived else "", style="italic")
         + Text(GONE if gone else "", style="italic dim"),
-        cell(short_authors(bm.authors), limit=60),
+        cell(short_authors(bm.authors), limit=40),
         cell(bm.added_at[:10]),
     )
 
