@@ -89,3 +89,38 @@ def folder_size(folder: Path) -> int:
         return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
     except OSError:
         return 0
+
+
+def file_sizes(folder: Path) -> dict[str, int]:
+    """The size of every index file in ``folder`` (not the marker, not lock files).
+
+    Recorded in the marker at build time and checked on opening: segments are
+    separate files read lazily, so a truncated one would otherwise only show
+    when a query reaches it.
+    """
+    return {
+        p.name: p.stat().st_size
+        for p in sorted(folder.iterdir())
+        if p.is_file() and p.name != MARKER and not p.name.endswith("LOCK")
+    }
+
+
+def sizes_match(folder: Path, recorded: object) -> bool:
+    """True when every file recorded at build time is there with its size.
+
+    Extra files are ignored: a writer killed before its commit leaves the files of
+    a segment the table of contents never names. A marker from before sizes were
+    recorded has none to check.
+    """
+    if recorded is None:
+        return True
+    if not isinstance(recorded, dict):
+        return False
+    for name, size in recorded.items():
+        try:
+            if (folder / str(name)).stat().st_size != size:
+                return False
+        except OSError:
+            return False
+    return True
+

@@ -90,8 +90,13 @@ def test_new_fingerprint_rebuilds_with_new_papers(tmp_path: Path) -> None:
     fewer.close()
 
 
+def _segment_file(path: Path) -> Path:
+    """The postings file of the index (segments are written as separate files)."""
+    return next(path.glob("*.pst"))
+
+
 def _damage_seg(path: Path) -> None:
-    seg = next(path.glob("*.seg"))
+    seg = _segment_file(path)
     seg.write_bytes(seg.read_bytes()[: seg.stat().st_size // 2])
 
 
@@ -104,7 +109,7 @@ def _damage_vocabulary(path: Path) -> None:
 
 
 def _remove_seg(path: Path) -> None:
-    next(path.glob("*.seg")).unlink()
+    next(path.glob("*.trm")).unlink()
 
 
 @pytest.mark.parametrize("damage", [_damage_seg, _damage_toc, _damage_vocabulary, _remove_seg])

@@ -196,7 +196,7 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
 
 def echo_safe(text: str) -> str:
     """Export text made inert for a terminal, line by line."""
-    from index_builder.text import safe
+    from index_builder.plaintext import safe
 
     return "".join(safe(line) + "\n" for line in text.splitlines())
 

@@ -12,7 +12,7 @@ import re
 import sys
 from typing import Any, TextIO
 
-from index_builder.text import safe
+from index_builder.plaintext import safe
 
 # json.dumps(ensure_ascii=False) escapes C0 controls but passes C1 controls, DEL and
 # bidi overrides through raw; a terminal would act on them.

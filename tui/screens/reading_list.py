@@ -36,8 +36,8 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 from index_builder.bookmark import STATUSES, Bookmark
 from index_builder.exports import Lookup, default_export_path, paper_of
 from index_builder.model import Paper
+from index_builder.plaintext import safe
 from index_builder.readinglist import ReadingList, ReadingListError
-from index_builder.text import safe
 from tui.screens.reading_list_dialogs import ExportDialog, NoteDialog, write_export
 from tui.screens.reading_list_rows import (
     COLUMNS,

@@ -17,8 +17,8 @@ from textual.widgets import DataTable
 
 from index_builder.bookmark import Bookmark
 from index_builder.exports import Lookup, paper_of
+from index_builder.plaintext import safe
 from index_builder.schedule import SessionGroup, group_sessions
-from index_builder.text import safe
 
 STATUS_MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 

@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 
 from index_builder.model import Paper, Span
-from index_builder.text import safe
+from index_builder.plaintext import safe
 
 DERIVED_MARK = "≈ "
 TITLE_LIMIT = 1_000
