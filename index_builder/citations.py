@@ -32,6 +32,7 @@ from collections.abc import Callable
 from index_builder.bibtex_text import balanced, escape, latex_title, protect_text
 from index_builder.citekeys import CitationKeys, PersonName, base_key, split_name
 from index_builder.model import Paper
+from index_builder.text import safe
 
 __all__ = ["STYLES", "CitationKeys", "citation_url", "cite", "display_title"]
 
@@ -48,9 +49,10 @@ DERIVED_NOTE = "Title derived from the abstract by PaperScope; not the paper's o
 
 
 def _clean(text: str) -> str:
-    """One line: whitespace collapsed, control and bidi-override characters dropped."""
+    """One line: whitespace collapsed, escape sequences, control and bidi characters dropped."""
+    # Whole escape sequences go first: dropping only their ESC would leave "]52;c;..." behind.
     kept = "".join(
-        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n"
+        ch for ch in safe(text) if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n"
     )
     return " ".join(kept.split())
 

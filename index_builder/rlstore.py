@@ -44,6 +44,13 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
         return ReadingListError(
             f"{path} is damaged or not a reading-list database ({text})", "corrupt"
         )
+    if "no such column" in low or "no such table" in low:
+        # Another program's SQLite file: the migration was rolled back, its tables kept.
+        return ReadingListError(
+            f"{path} is not a PaperScope reading list ({text}); its tables were left as they "
+            "are: move it away or set PAPERSCOPE_HOME",
+            "io",
+        )
     if "readonly" in low or "read-only" in low or isinstance(exc, PermissionError):
         return ReadingListError(
             f"cannot {doing} {path}: the file or its folder is read-only; nothing was changed",
