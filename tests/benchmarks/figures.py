@@ -1,0 +1,229 @@
+"""Each numbered figure of the benchmark, as :class:`Figure` records."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tests.benchmarks import corpora, latency, startup
+from tests.benchmarks.stats import Figure, percentile
+from tests.benchmarks.terminal import TitleSpotter
+
+FLOOR_PEAK: list[float] = []
+FLOOR_START: list[float] = []
+
+
+def ok(values: list[float | None]) -> list[float]:
+    """The samples that did not time out."""
+    return [v for v in values if v is not None]
+
+
+def timeouts(values: list[float | None]) -> str:
+    """A note saying how many samples timed out, or empty."""
+    missed = sum(v is None for v in values)
+    return f"{missed} of {len(values)} timed out" if missed else ""
+
+
+def terminal_figures(
+    table: Path, titles: list[str], home: Path | None, runs: int, *, quick: bool
+) -> list[Figure]:
+    """Figures 1, 2, 5 and 6 (bundled) in tmux, warm starts on ``home`` (prepared if None)."""
+    spotter = TitleSpotter(titles)
+    try:
+        if home is None:
+            home = Path(tempfile.mkdtemp(prefix="psbench-warm-"))
+            startup.prepare_home(home)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        return [
+            Figure(
+                "warm_start", "1. warm start → titles", "s", note=f"paperscope index failed: {exc}"
+            )
+        ]
+    marker = _marker(home)
+    warm = startup.warm_starts(table, home, spotter, runs)
+    floor = ok(warm.floor)
+    FLOOR_START[:] = floor
+    out = [
+        Figure(
+            "warm_start",
+            "1. warm start → titles",
+            "s",
+            ok(warm.app),
+            "floor app",
+            floor,
+            budget=1.5,
+            check="ratio",
+            note=timeouts(warm.app),
+        )
+    ]
+    first = startup.first_runs(spotter, 1 if quick else runs)
+    out.append(
+        Figure(
+            "first_titles",
+            "2a. first run → titles",
+            "s",
+            ok([r.titles for r in first]),
+            "floor app",
+            floor,
+            budget=3.0,
+            check="ratio",
+            note=timeouts([r.titles for r in first]),
+        )
+    )
+    ready = [r.ready for r in first]
+    note = timeouts(ready)
+    if None in ready:
+        note += "; last screen: " + " | ".join(first[-1].screen.splitlines()[-3:])
+    out.append(
+        Figure(
+            "first_ready", "2b. first run → search ready", "s", ok(ready), budget=10.0, note=note
+        )
+    )
+    rounds = 1 if quick else 2
+    app = startup.type_in_app(home, spotter, startup.WORDS, rounds, most=3 if quick else 8)
+    words = {w: startup.WORDS[w] for w in app.samples}
+    floor_typing = startup.type_in_floor(table, home, spotter, words, rounds)
+    app_ms = [v for vs in app.samples.values() for v in vs]
+    floor_ms = [v for vs in floor_typing.samples.values() for v in vs]
+    out.append(
+        Figure(
+            "typing",
+            "5. word typed → its titles",
+            "ms",
+            ok(app_ms),
+            "floor echo",
+            ok(floor_ms),
+            budget=150.0,
+            note="; ".join([timeouts(app_ms), *app.notes]).strip("; "),
+            extra={"by_word": app.samples, "floor_by_word": floor_typing.samples},
+        )
+    )
+    FLOOR_PEAK[:] = [floor_typing.peak_mb] if floor_typing.peak_mb else []
+    if _marker(home) != marker:
+        out[0].note = "the app rebuilt the warm home's index during these runs (stale home)"
+    out.append(
+        Figure(
+            "rss_bundled",
+            "6. peak RSS, bundled (TUI)",
+            "MB",
+            [app.peak_mb] if app.peak_mb else [],
+            "floor app",
+            list(FLOOR_PEAK),
+            budget=200.0,
+            note="VmHWM after start and the typing above",
+        )
+    )
+    peaks = [r.peak_mb for r in first if r.peak_mb]
+    out.append(
+        Figure(
+            "rss_first_run",
+            "6b. peak RSS, first run (TUI builds)",
+            "MB",
+            peaks,
+            "floor app",
+            list(FLOOR_PEAK),
+            budget=200.0,
+            note="VmHWM once the index built inside the app is ready",
+        )
+    )
+    return out
+
+
+def _marker(home: Path) -> object:
+    """The warm home's index marker (changes when the app rebuilds the index)."""
+    from index_builder.indexfiles import read_marker
+    from index_builder.paths import Paths
+
+    return read_marker(Paths.from_env({"PAPERSCOPE_HOME": str(home)}).index_dir)
+
+
+def build_figure(work: Path, reps: int) -> tuple[corpora.Ready, Path, Figure]:
+    """Figure 3: fresh builds of the bundled index through the API; FTS5 as the anchor.
+
+    Returns the last build's engines and its home (a warm home for the app).
+    """
+    builds: list[float] = []
+    anchors: list[float] = []
+    ready: corpora.Ready | None = None
+    for rep in range(reps):
+        if ready is not None:
+            ready.close()
+        home = work / f"home-{rep}"
+        ready = corpora.bundled(home)
+        builds.append(ready.engines[0].build_s)
+        anchors.append(ready.engines[1].build_s)
+    assert ready is not None
+    n = len(ready.papers)
+    size = ready.engines[0].size_bytes
+    figure = Figure(
+        "build_bundled",
+        f"3. index build, bundled ({n:,} papers)",
+        "s",
+        builds,
+        "SQLite FTS5",
+        anchors,
+        budget=10.0,
+        note=f"{n / min(builds):,.0f} papers/s, {size / 1e6:.1f} MB on disk "
+        f"(FTS5 {ready.engines[1].size_bytes / 1e6:.1f} MB)",
+        extra={"papers": n, "size_bytes": size, "fts5_size_bytes": ready.engines[1].size_bytes},
+    )
+    return ready, home, figure
+
+
+def synthetic_ready(size: int) -> corpora.Ready:
+    """A synthetic corpus of ``size`` papers; indexes cached above 1,000 papers."""
+    return corpora.synthetic(size, cache=size > 1000)
+
+
+def search_figures(ready: corpora.Ready, reps: int, budget: float | None) -> list[Figure]:
+    """Figure 4 on one corpus: PaperScope (anchored to FTS5), then each peer."""
+    queries = (
+        latency.bundled_queries()
+        if ready.corpus is None
+        else latency.synthetic_queries(ready.corpus)
+    )
+    measured = latency.measure(ready.engines, queries, reps)
+    ps, fts, lin = (measured[e.name] for e in ready.engines[:3])
+    by_query = {
+        q.text: {
+            name: round(percentile(m["by_query"][q.text], 50), 2) for name, m in measured.items()
+        }
+        for q in queries
+    }
+    totals = {q.text: [m["totals"][q.text] for m in measured.values()] for q in queries}
+    label = f"4. search, {ready.name}"
+    return [
+        Figure(
+            f"search_{ready.name}",
+            f"{label}: PaperScope",
+            "ms",
+            ps["samples"],
+            "SQLite FTS5",
+            fts["samples"],
+            budget=budget,
+            note=f"{len(queries)} queries × {reps}, limit 200, highlights included",
+            extra={"by_query_median_ms": by_query, "totals": totals},
+        ),
+        Figure(f"search_{ready.name}_fts5", f"{label}: SQLite FTS5", "ms", fts["samples"]),
+        Figure(
+            f"search_{ready.name}_linear",
+            f"{label}: linear scan",
+            "ms",
+            lin["samples"],
+            "SQLite FTS5",
+            fts["samples"],
+        ),
+        *(
+            Figure(
+                f"search_{ready.name}_typed",
+                f"{label}: PaperScope, prefix on",
+                "ms",
+                measured[e.name]["samples"],
+                "SQLite FTS5",
+                fts["samples"],
+                note="every query with prefix=True, as the TUI sends it",
+            )
+            for e in ready.engines[3:]
+        ),
+    ]

@@ -1,0 +1,213 @@
+"""Figures 1, 2, 5 and 6 in a real terminal: start-up, first run, typing, memory.
+
+The floor (``floor_app.py``) and PaperScope are started the same way, in
+the same terminal size, interleaved run by run, so that the ratio between
+them holds even when the machine's speed drifts.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.benchmarks.memory import peak_rss_mb
+from tests.benchmarks.terminal import StatusSpotter, Terminal, TitleSpotter
+
+Spotter = TitleSpotter | StatusSpotter
+
+HERE = Path(__file__).resolve().parent
+FLOOR = HERE / "floor_app.py"
+TIMEOUT_S = 60.0
+READY = re.compile(r"index ready|search ready|(?<!not )\bready\b", re.IGNORECASE)
+"""The status line's words once searching goes through the index."""
+WORDS = {
+    "massart": "Massart",
+    "proeval": "ProEval",
+    "watermark": "Watermark",
+    "polyak": "Polyak",
+    "koopman": "Koopman",
+    "wasserstein": "Wasserstein",
+    "langevin": "Langevin",
+    "shapley": "Shapley",
+    "lipschitz": "Lipschitz",
+    "hamiltonian": "Hamiltonian",
+}
+"""A word to type and a title word that only its results show (case differs from the box)."""
+
+
+def paperscope_cmd(*args: str) -> list[str]:
+    """The installed ``paperscope`` command beside this Python, else ``python -m tui``."""
+    script = Path(sys.executable).parent / "paperscope"
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "tui", *args]
+
+
+def floor_cmd(table: Path) -> list[str]:
+    """The floor app on ``table``."""
+    return [sys.executable, str(FLOOR), str(table)]
+
+
+def term_env(home: Path) -> dict[str, str]:
+    """The environment both programs get."""
+    return {"PAPERSCOPE_HOME": str(home), "TERM": "xterm-256color"}
+
+
+def prepare_home(home: Path, *args: str) -> float:
+    """Build the index for ``home`` with ``paperscope index``; returns its seconds."""
+    started = time.perf_counter()
+    env = {**term_env(home), "PATH": "/usr/bin:/bin"}
+    subprocess.run(
+        paperscope_cmd(*args, "index"), env=env, check=True, capture_output=True, timeout=3600
+    )
+    return time.perf_counter() - started
+
+
+def time_to_titles(
+    cmd: list[str], home: Path, spotter: Spotter, timeout: float = TIMEOUT_S
+) -> float | None:
+    """Seconds from launch until three or more titles are on screen."""
+    with Terminal(cmd, term_env(home)) as term:
+        return term.wait(spotter.shows(), timeout)
+
+
+@dataclass
+class StartRuns:
+    """Warm start samples of both programs, seconds (None: timed out)."""
+
+    floor: list[float | None] = field(default_factory=list)
+    app: list[float | None] = field(default_factory=list)
+
+
+def warm_starts(table: Path, home: Path, spotter: Spotter, runs: int, *args: str) -> StartRuns:
+    """``runs`` launches of each, interleaved, after one untimed launch of each."""
+    out = StartRuns()
+    time_to_titles(floor_cmd(table), home, spotter)
+    time_to_titles(paperscope_cmd(*args), home, spotter)
+    for _ in range(runs):
+        out.floor.append(time_to_titles(floor_cmd(table), home, spotter))
+        out.app.append(time_to_titles(paperscope_cmd(*args), home, spotter))
+    return out
+
+
+@dataclass
+class FirstRun:
+    """One start on an empty home: to titles, and to search through the index."""
+
+    titles: float | None
+    ready: float | None
+    screen: str = ""
+    peak_mb: float | None = None
+
+
+def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
+    """Start on a new empty home each time; wait for titles, then for the index."""
+    out = []
+    for _ in range(runs):
+        home = Path(tempfile.mkdtemp(prefix="psbench-first-"))
+        try:
+            with Terminal(paperscope_cmd(), term_env(home)) as term:
+                titles = term.wait(spotter.shows(), TIMEOUT_S)
+                ready = term.wait(lambda s: bool(READY.search(s)), TIMEOUT_S)
+                pid = term.program_pid()
+                peak = peak_rss_mb(pid) if pid else None
+                out.append(FirstRun(titles, ready, term.screen(), peak))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+@dataclass
+class Typing:
+    """Typing samples (ms, None: timed out) per word, the program's peak memory, notes."""
+
+    samples: dict[str, list[float | None]] = field(default_factory=dict)
+    peak_mb: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _present(text: str) -> Callable[[str], bool]:
+    return lambda screen: text in screen
+
+
+def _absent(text: str) -> Callable[[str], bool]:
+    return lambda screen: text not in screen
+
+
+def _type_words(
+    term: Terminal,
+    words: dict[str, str],
+    rounds: int,
+    focus: Callable[[], None],
+    out: Typing,
+    most: int,
+) -> None:
+    focus()
+    start_screen = term.screen()
+    for word, target in words.items():
+        if len(out.samples) >= most:
+            break
+        if target in start_screen:
+            out.notes.append(f"{word}: {target} already on the first screen, skipped")
+            continue
+        for _ in range(rounds):
+            term.send_key("C-u")
+            if term.wait(_absent(target), 10.0, since=time.perf_counter()) is None:
+                out.notes.append(f"{word}: {target} did not go away after clearing")
+            time.sleep(0.3)
+            sent = term.send_text(word)
+            seen = term.wait(_present(target), 5.0, since=sent)
+            out.samples.setdefault(word, []).append(None if seen is None else seen * 1000)
+    pid = term.program_pid()
+    out.peak_mb = peak_rss_mb(pid) if pid else None
+
+
+def type_in_app(
+    home: Path,
+    spotter: Spotter,
+    words: dict[str, str],
+    rounds: int,
+    *args: str,
+    most: int = 99,
+) -> Typing:
+    """Type each word into PaperScope's search box; time until its result title shows."""
+    out = Typing()
+    with Terminal(paperscope_cmd(*args), term_env(home)) as term:
+        if term.wait(spotter.shows(), TIMEOUT_S) is None:
+            out.notes.append("no titles on screen")
+            return out
+        rebuilt = term.wait(lambda s: "building index" in s or bool(READY.search(s)), TIMEOUT_S)
+        if rebuilt is not None and "building index" in term.screen():
+            out.notes.append(
+                "the home was stale (product code changed?): the app rebuilt its index"
+            )
+        if term.wait(lambda s: bool(READY.search(s)), 3 * TIMEOUT_S) is None:
+            out.notes.append("the status line never said the index was ready")
+
+        def focus() -> None:
+            term.send_key("Escape")
+            time.sleep(0.3)
+            term.send_key("/")
+            time.sleep(0.3)
+
+        _type_words(term, words, rounds, focus, out, most)
+    return out
+
+
+def type_in_floor(
+    table: Path, home: Path, spotter: Spotter, words: dict[str, str], rounds: int
+) -> Typing:
+    """The anchor: the same words typed into the floor's search box, timed to their echo."""
+    out = Typing()
+    echoes = {w: w for w in words}
+    with Terminal(floor_cmd(table), term_env(home)) as term:
+        if term.wait(spotter.shows(), TIMEOUT_S) is None:
+            out.notes.append("no titles on screen")
+            return out
+        _type_words(term, echoes, rounds, lambda: time.sleep(0.3), out, len(echoes))
+    return out
