@@ -38,9 +38,13 @@ _CODE_MODULES = (
 
 
 class Catalogue:
-    """Every paper of the loaded sources, in display order, with lookup by id or alias."""
+    """Every paper of the loaded sources, in display order, with lookup by id or alias.
 
-    __slots__ = ("_by_id", "fingerprint", "loaded_sources", "papers", "problems")
+    ``complete`` is False only for a first look at the table papers alone
+    (:mod:`index_builder.catalogue_quick`), shown while the full catalogue is built.
+    """
+
+    __slots__ = ("_by_id", "complete", "fingerprint", "loaded_sources", "papers", "problems")
 
     def __init__(
         self,
@@ -54,6 +58,7 @@ class Catalogue:
         self.problems = tuple(problems)
         self.fingerprint = fingerprint
         self.loaded_sources = tuple(loaded_sources)
+        self.complete = True
         self._by_id: dict[str, Paper] = {}
         for paper in self.papers:
             for alias in paper.aliases:
@@ -98,11 +103,14 @@ def load_catalogue(
     *,
     cache_dir: Path | None = None,
     on_problem: Callable[[SourceProblem], None] | None = None,
+    on_cold: Callable[[], None] | None = None,
 ) -> Catalogue:
     """Read, merge and join ``sources``; reuse the cache in ``cache_dir`` when it is fresh.
 
     Every problem (skipped file, guessed encoding) is in ``.problems`` and is
-    passed to ``on_problem`` as well, on cold and warm loads alike.
+    passed to ``on_problem`` as well, on cold and warm loads alike. ``on_cold`` is
+    called (in this thread) just before a build from the sources, when there is no
+    fresh cache: the app shows a quick first look meanwhile.
     """
     blobs: list[tuple[Path, bytes]] = []
     read_problems: list[SourceProblem] = []
@@ -117,6 +125,8 @@ def load_catalogue(
     cache_file = cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
     catalogue = _read_cache(cache_file, fingerprint) if cache_file else None
     if catalogue is None:
+        if on_cold is not None:
+            on_cold()
         catalogue = _build(blobs, read_problems, fingerprint)
         if cache_file is not None:
             _write_cache(cache_file, catalogue)

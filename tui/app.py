@@ -80,8 +80,11 @@ class PaperScopeApp(App[int]):
         self._store = store
         self._store_error: str | None = None
         self._open_url = open_url
-        self.preload = catalogue if catalogue is not None else Preload(ctx.catalogue)
+        self.preload = (
+            catalogue if catalogue is not None else Preload(ctx.catalogue, ctx.quick_catalogue)
+        )
         self._citation_keys: CitationKeys | None = None
+        self._keyed: PaperSource | None = None
         if self.config.theme and self.config.theme in self.available_themes:
             self.theme = self.config.theme
 
@@ -171,10 +174,12 @@ class PaperScopeApp(App[int]):
         """The paper's BibTeX key, unique over the whole catalogue (None before it loads)."""
         if catalogue is None:
             return None
-        if self._citation_keys is None:
+        if self._citation_keys is None or self._keyed is not catalogue:
             from index_builder.citations import CitationKeys
 
+            # Keys depend on every paper: a first run's first look gets its own.
             self._citation_keys = CitationKeys(catalogue.papers)
+            self._keyed = catalogue
         return self._citation_keys.key(paper.id)
 
     def copy_citation(self, paper: Paper, style: str, catalogue: PaperSource | None) -> None:
@@ -190,7 +195,8 @@ class PaperScopeApp(App[int]):
 
 def run_tui(ctx: Context) -> int:
     """Run the app for ``ctx`` until the user quits; returns the exit status."""
-    preload = Preload(ctx.catalogue)  # read the papers while the terminal is set up
+    # Read the papers while the terminal is set up.
+    preload = Preload(ctx.catalogue, ctx.quick_catalogue)
     app = PaperScopeApp(ctx, catalogue=preload)
     result = app.run()
     return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)

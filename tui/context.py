@@ -6,6 +6,7 @@ neither (``--version``, ``doctor`` on a broken home) pays for neither.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,13 +34,24 @@ class Context:
         bundled = bundled_sources() if self.use_bundled else []
         return [*bundled, *self.extra_sources]
 
-    def catalogue(self) -> Catalogue:
-        """The merged catalogue (loaded once; cached on disk between runs)."""
+    def catalogue(self, on_cold: Callable[[], None] | None = None) -> Catalogue:
+        """The merged catalogue (loaded once; cached on disk between runs).
+
+        ``on_cold`` is called before a build from the sources (no fresh cache).
+        """
         if self._catalogue is None:
             from index_builder.catalogue import load_catalogue
 
-            self._catalogue = load_catalogue(self.sources, cache_dir=self.paths.cache_dir)
+            self._catalogue = load_catalogue(
+                self.sources, cache_dir=self.paths.cache_dir, on_cold=on_cold
+            )
         return self._catalogue
+
+    def quick_catalogue(self) -> Catalogue:
+        """A first look: the table papers alone, without abstracts (``complete`` False)."""
+        from index_builder.catalogue_quick import quick_table_papers
+
+        return quick_table_papers(self.sources)
 
     def index(self) -> SearchIndex:
         """The search index over the catalogue (not yet opened or built)."""

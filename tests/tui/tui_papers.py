@@ -111,6 +111,7 @@ class PaperShelf:
     def __init__(self, papers: Sequence[Paper], fingerprint: str = "tui-tests") -> None:
         self.papers = tuple(papers)
         self.fingerprint = fingerprint
+        self.complete = True
         self._by_id = {p.id: p for p in self.papers}
 
     def get(self, id_or_alias: str) -> Paper | None:

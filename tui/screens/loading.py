@@ -23,7 +23,9 @@ class Loader:
     """Loads the catalogue and the index, reporting through ``post``.
 
     ``announce=False`` when the screen already has the catalogue (it was ready
-    before the first frame): then only the index is reported.
+    before the first frame): then only the index is reported. ``early`` gives a
+    first look (table papers alone, ``complete`` False) on a first run; with
+    ``announce`` it is posted before the full catalogue.
     """
 
     class CatalogueLoaded(Message):
@@ -64,15 +66,20 @@ class Loader:
         post: Callable[[Message], Any],
         *,
         announce: bool = True,
+        early: Callable[[], Catalogue | None] | None = None,
     ) -> None:
         self.catalogue = catalogue
         self.announce = announce
+        self.early = early
         self.index = index
         self.post = post
         self._last = -1
 
     def run(self) -> None:
         """Load the catalogue, then open (or build) the index, posting each step."""
+        first = self.early() if self.announce and self.early is not None else None
+        if first is not None and not first.complete:
+            self.post(self.CatalogueLoaded(first))
         try:
             cat = self.catalogue()
         except Exception as exc:  # a bad source never takes the app down
@@ -102,26 +109,59 @@ class Preload:
     """Runs ``load`` in a thread from now on; :meth:`result` waits for it.
 
     ``run_tui`` starts the catalogue this way before the app is built, so the papers
-    are read while Textual sets up the terminal and draws its first frame.
+    are read while Textual sets up the terminal and draws its first frame. With
+    ``quick``, ``load`` is called as ``load(on_cold=...)``: when there is no fresh
+    cache (a first run), ``quick()`` is read first, in the same thread, and
+    :meth:`wait` and :meth:`first` hand it out until the full catalogue is built.
     """
 
-    def __init__(self, load: Callable[[], Catalogue]) -> None:
+    def __init__(
+        self,
+        load: Callable[..., Catalogue],
+        quick: Callable[[], Catalogue] | None = None,
+    ) -> None:
         self._load = load
+        self._quick = quick
         self._value: Catalogue | None = None
+        self._first_look: Catalogue | None = None
         self._error: BaseException | None = None
+        self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="paperscope-preload", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
-            self._value = self._load()
+            if self._quick is None:
+                self._value = self._load()
+            else:
+                self._value = self._load(on_cold=self._read_quick)
         except BaseException as exc:  # handed to whoever asks for the result
             self._error = exc
+        finally:
+            self._ready.set()
+
+    def _read_quick(self) -> None:
+        assert self._quick is not None
+        try:
+            self._first_look = self._quick()
+        except Exception:  # only a first look: the full load reports what is wrong
+            self._first_look = None
+        self._ready.set()
 
     def wait(self, timeout: float) -> Catalogue | None:
-        """The catalogue if it is loaded within ``timeout`` seconds, else None."""
-        self._thread.join(timeout)
-        return None if self._thread.is_alive() else self._value
+        """The catalogue, or a first look, if either is ready within ``timeout`` seconds."""
+        self._ready.wait(timeout)
+        return self._available()
+
+    def first(self) -> Catalogue | None:
+        """The catalogue or a first look, whichever is ready first (None if loading failed)."""
+        self._ready.wait()
+        return self._available()
+
+    def _available(self) -> Catalogue | None:
+        if not self._thread.is_alive():
+            return self._value
+        return self._first_look
 
     def result(self) -> Catalogue:
         """The loaded catalogue (waits for the thread); re-raises what the load raised."""

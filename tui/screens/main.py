@@ -145,12 +145,14 @@ class MainScreen(BrowseActions):
         self.status.set_index_state("loading papers")
         self.box.focus()
         # A warm start has the papers in memory by now (or nearly): show them in the
-        # first frame. A first run reads its sources for longer; then they come later.
+        # first frame. A first run builds the catalogue for longer: it shows a first
+        # look (the table's papers, no abstracts) meanwhile, now or when the loader
+        # posts it, and the loader posts the full catalogue when it lands.
         catalogue = self._catalogue.wait(QUICK_LOAD_S)
         if catalogue is not None:
             self._use_catalogue(catalogue)
             # Opening the index imports Whoosh: not while the first frame is drawn.
-            self.call_after_refresh(self.load, False)
+            self.call_after_refresh(self.load, not catalogue.complete, False)
         else:
             self.load(True)
 
@@ -160,10 +162,17 @@ class MainScreen(BrowseActions):
     # -- loading ----------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load(self, announce: bool) -> None:
-        """Catalogue first (unless already shown), then the index (built if needed)."""
+    def load(self, announce: bool, early: bool = True) -> None:
+        """Catalogue first (unless already shown), then the index (built if needed).
+
+        ``early``: post a first run's first look before the full catalogue.
+        """
         loader = Loader(
-            self._catalogue.result, self._open_index, self.post_message, announce=announce
+            self._catalogue.result,
+            self._open_index,
+            self.post_message,
+            announce=announce,
+            early=self._catalogue.first if early else None,
         )
         loader.run()
 
@@ -172,6 +181,9 @@ class MainScreen(BrowseActions):
 
     def _use_catalogue(self, catalogue: Catalogue) -> None:
         self.searcher = Searcher(catalogue)
+        self.view.abstracts_pending = not catalogue.complete
+        if not catalogue.complete:
+            self.status.set_index_state("loading abstracts")
         self.results.empty_message = "No papers."
         if not self.box.value.strip() and self.sort == "relevance":
             # Nothing typed yet: the catalogue order is the answer, shown at once.

@@ -108,6 +108,8 @@ class PaperView(VerticalScroll, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.hit: Hit | None = None
         self.bookmarked = False
+        self.abstracts_pending = False
+        """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -231,6 +233,8 @@ class PaperView(VerticalScroll, can_focus=True):
                         style="italic",
                     )
                 )
+        elif self.abstracts_pending:
+            parts.append(Text("Loading abstracts…", style="italic dim"))
         else:
             parts.append(Text("No abstract in the data for this paper.", style="italic dim"))
         return Group(*parts)
