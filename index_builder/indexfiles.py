@@ -123,4 +123,3 @@ def sizes_match(folder: Path, recorded: object) -> bool:
         except OSError:
             return False
     return True
-
