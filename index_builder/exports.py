@@ -10,8 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -180,23 +178,6 @@ def export(
     if fmt == "ics":
         return to_ics(current(bookmarks, lookup), now=now)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-
-
-def write_atomic(path: Path, text: str) -> Path:
-    """Write ``text`` as UTF-8 to ``path`` through a temp file and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 def default_export_path(data_dir: Path, fmt: str, *, now: datetime | None = None) -> Path:

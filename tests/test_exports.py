@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from index_builder.atomic import write_atomic
 from index_builder.bookmark import Bookmark
 from index_builder.exports import (
     CSV_COLUMNS,
@@ -24,7 +25,6 @@ from index_builder.exports import (
     to_csv,
     to_ics,
     to_markdown,
-    write_atomic,
 )
 from index_builder.ics import clean_ics_text, escape_text, event_uid, fold
 from index_builder.model import Paper

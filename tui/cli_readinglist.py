@@ -20,8 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from index_builder.atomic import write_atomic
 from index_builder.bookmark import STATUSES, Bookmark
-from index_builder.exports import FORMATS, export, read_json, write_atomic
+from index_builder.exports import FORMATS, export, read_json
 from index_builder.model import Paper
 from index_builder.readinglist import SORT_ORDERS, ReadingList, ReadingListError, open_or_recover
 from tui.cli_common import add_subparser

@@ -15,12 +15,12 @@ other keys survive) and atomically.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from index_builder.atomic import write_atomic
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
 _THEME_LINE = re.compile(r"^theme\s*=.*$", re.MULTILINE)
@@ -88,7 +88,7 @@ def save_theme(path: Path, theme: str) -> None:
         text = _THEME_LINE.sub(lambda _m: line, head, count=1) + tail
     else:
         text = f"{line}\n{text}"
-    _write_atomic(path, text)
+    write_atomic(path, text)
 
 
 def _top_level(text: str) -> str:
@@ -108,17 +108,3 @@ def _toml_string(value: str) -> str:
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     escaped = "".join(ch if ch >= " " else f"\\u{ord(ch):04x}" for ch in escaped)
     return f'"{escaped}"'
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

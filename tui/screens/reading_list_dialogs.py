@@ -31,7 +31,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, TextArea
 from textual.widgets.option_list import Option
 
-from index_builder.exports import SUFFIXES, Lookup, export, write_atomic
+from index_builder.atomic import write_atomic
+from index_builder.exports import SUFFIXES, Lookup, export
 from index_builder.model import Paper
 from index_builder.readinglist import ReadingList, ReadingListError
 
