@@ -1,6 +1,15 @@
-"""PaperScope's core: sources, the merged catalogue, the Whoosh index, search and citations.
+"""PaperScope's core: no Textual, usable from any script. The map, lowest layer first:
 
-Nothing in this package imports Textual; it can be used from any script.
+- ``model``, ``paths``, ``atomic``: the plain domain types, where files live, atomic writes.
+- ``text/``: display text: LaTeX and Markdown to Unicode, links, terminal safety.
+- ``sources/``: reading files: the paper table, abstract lists, JSON/JSONL/BibTeX records.
+- ``catalogue/``: every source merged into one record per paper: joins, ids, the cache.
+- ``search/``: the Whoosh index (the only package that imports Whoosh) and query answering.
+- ``citations/``: BibTeX, APA, Markdown and plain citations with stable keys.
+- ``readinglist/``: bookmarks in SQLite, exports, the schedule and the ``.ics`` calendar.
+
+A package imports only from the layers listed above it (``pyproject.toml``'s import-linter
+contracts check this); ``search`` and ``readinglist`` never import each other.
 """
 
 from __future__ import annotations

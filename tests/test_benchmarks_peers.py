@@ -75,7 +75,7 @@ def test_peer_highlights_cover_the_name(corpus: Corpus) -> None:
 
 
 def test_paperscope_agrees_with_the_peers(corpus: Corpus, tmp_path: Path) -> None:
-    search = pytest.importorskip("index_builder.search")
+    search = pytest.importorskip("index_builder.search.engine")
     index = search.SearchIndex(tmp_path / "index", corpus.papers, "bench-test")
     index.ensure()
     try:

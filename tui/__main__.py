@@ -7,7 +7,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run what it asks for; returns the exit status."""
-    from tui.cli import run
+    from tui.cli.main import run
 
     return run(sys.argv[1:] if argv is None else argv)
 

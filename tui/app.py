@@ -1,6 +1,6 @@
 """The PaperScope Textual app: wiring, app-wide keys, settings and links.
 
-The screens and widgets do the work (:mod:`tui.screens.main` and friends); this
+The screens and widgets do the work (:mod:`tui.screens.main.screen` and friends); this
 module takes the run's :class:`~tui.context.Context` (catalogue and index are
 opened in a worker after the first frame), the config, and the reading list.
 
@@ -23,24 +23,24 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from tui.config import Config, load_config, save_theme
-from tui.screens.loading import Preload
-from tui.screens.main import MainScreen
+from tui.loading import Preload
+from tui.screens.main.screen import MainScreen
 from tui.widgets.paper_view import is_web_link
 
 if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
-    from index_builder.citations import CitationKeys
+    from index_builder.citations.styles import CitationKeys
     from index_builder.model import Paper
-    from index_builder.readinglist import ReadingList
+    from index_builder.readinglist.store import ReadingList
     from tui.context import Context
     from tui.searching import PaperSource
 
 
 def action_commands() -> type[Provider]:
     """The palette's provider of the app's actions (imported when the palette opens)."""
-    from tui.screens.keys import ActionCommands
+    from tui.keys import ActionCommands
 
     return ActionCommands
 
@@ -143,7 +143,7 @@ class PaperScopeApp(App[int]):
     def reading_list(self) -> ReadingList | None:
         """The reading list store, opened on first use (None if it cannot be opened)."""
         if self._store is None and self._store_error is None:
-            from index_builder.readinglist import ReadingList
+            from index_builder.readinglist.store import ReadingList
 
             try:
                 self._store = ReadingList(self.ctx.paths.reading_list)
@@ -175,7 +175,7 @@ class PaperScopeApp(App[int]):
         if catalogue is None:
             return None
         if self._citation_keys is None or self._keyed is not catalogue:
-            from index_builder.citations import CitationKeys
+            from index_builder.citations.styles import CitationKeys
 
             # Keys depend on every paper: a first run's first look gets its own.
             self._citation_keys = CitationKeys(catalogue.papers)
@@ -184,7 +184,7 @@ class PaperScopeApp(App[int]):
 
     def copy_citation(self, paper: Paper, style: str, catalogue: PaperSource | None) -> None:
         """Copy ``paper``'s citation in ``style``; the user is told how it went."""
-        from index_builder.citations import cite
+        from index_builder.citations.styles import cite
         from tui.clipboard import copy_and_report
 
         text = cite(paper, style, key=self.citation_key(paper, catalogue))

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from index_builder.paths import Paths, bundled_sources
 
 if TYPE_CHECKING:
-    from index_builder.catalogue import Catalogue
-    from index_builder.search import SearchIndex
+    from index_builder.catalogue.load import Catalogue
+    from index_builder.search.engine import SearchIndex
 
 
 @dataclass
@@ -40,7 +40,7 @@ class Context:
         ``on_cold`` is called before a build from the sources (no fresh cache).
         """
         if self._catalogue is None:
-            from index_builder.catalogue import load_catalogue
+            from index_builder.catalogue.load import load_catalogue
 
             self._catalogue = load_catalogue(
                 self.sources, cache_dir=self.paths.cache_dir, on_cold=on_cold
@@ -49,14 +49,14 @@ class Context:
 
     def quick_catalogue(self) -> Catalogue:
         """A first look: the table papers alone, without abstracts (``complete`` False)."""
-        from index_builder.catalogue_quick import quick_table_papers
+        from index_builder.catalogue.first_look import quick_table_papers
 
         return quick_table_papers(self.sources)
 
     def index(self) -> SearchIndex:
         """The search index over the catalogue (not yet opened or built)."""
         if self._index is None:
-            from index_builder.search import SearchIndex
+            from index_builder.search.engine import SearchIndex
 
             cat = self.catalogue()
             self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)

@@ -15,10 +15,10 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey, Span
-from index_builder.searchfacets import sort_key
+from index_builder.search.facets import sort_key
 
 if TYPE_CHECKING:
-    from index_builder.search import SearchIndex
+    from index_builder.search.engine import SearchIndex
 
 LIKE_PREFIX = "like:"
 LIMIT = 200

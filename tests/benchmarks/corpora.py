@@ -44,7 +44,7 @@ def bundled(home: Path, *, fresh: bool = True) -> Ready:
     The catalogue cache and the index land where ``PAPERSCOPE_HOME=home`` puts them,
     so the terminal figures can start the app on this home warm.
     """
-    from index_builder.catalogue import load_catalogue
+    from index_builder.catalogue.load import load_catalogue
     from index_builder.paths import Paths, bundled_sources
 
     paths = Paths.from_env({"PAPERSCOPE_HOME": str(home)}).ensure()

@@ -1,6 +1,6 @@
 """The three engines behind one call, and their indexes built once and cached.
 
-PaperScope is driven through its API (``index_builder.search.SearchIndex``);
+PaperScope is driven through its API (``index_builder.search.engine.SearchIndex``);
 the peers are in :mod:`tests.benchmarks.peers`. Built indexes of synthetic
 corpora are kept under ``tests/benchmarks/.cache/`` (gitignored), named by
 corpus size, seed, generator version and data digest; the product's own
@@ -64,8 +64,8 @@ def _write_record(path: Path, data: dict[str, Any]) -> None:
 
 def paperscope(papers: Sequence[Paper], folder: Path, fingerprint: str, *, fresh: bool) -> Built:
     """PaperScope's index of ``papers`` in ``folder``: reused when fresh, else built and timed."""
-    from index_builder.indexfiles import read_marker
-    from index_builder.search import SearchIndex
+    from index_builder.search.engine import SearchIndex
+    from index_builder.search.folder import read_marker
 
     folder.parent.mkdir(parents=True, exist_ok=True)
     record_path = folder.parent / f"{folder.name}.build.json"

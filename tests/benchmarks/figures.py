@@ -132,8 +132,8 @@ def terminal_figures(
 
 def _marker(home: Path) -> object:
     """The warm home's index marker (changes when the app rebuilds the index)."""
-    from index_builder.indexfiles import read_marker
     from index_builder.paths import Paths
+    from index_builder.search.folder import read_marker
 
     return read_marker(Paths.from_env({"PAPERSCOPE_HOME": str(home)}).index_dir)
 

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_helpers import main, rendered_text, settle
 
-import index_builder.catalogue_build
-from index_builder.catalogue import load_catalogue
+import index_builder.catalogue.merge
+from index_builder.catalogue.load import load_catalogue
 from index_builder.model import Paper
 from index_builder.paths import Paths, bundled_sources
+from tests.helpers.tui_helpers import main, rendered_text, settle
 from tui.app import PaperScopeApp
 from tui.config import Config
 from tui.context import Context
@@ -42,14 +42,14 @@ async def test_first_run_shows_titles_then_abstracts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_frame_wait: float
 ) -> None:
     """The first look shows whether it is ready before the first frame or after it."""
-    import tui.screens.main
+    import tui.screens.main.screen
 
-    monkeypatch.setattr(tui.screens.main, "QUICK_LOAD_S", first_frame_wait)
+    monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", first_frame_wait)
     full = load_catalogue(bundled_sources())  # no cache: what the app builds cold
     table = [p for p in full.papers if p.event_id is not None]
     target = next(i for i, p in enumerate(table) if p.abstract and i > 5)
 
-    real_build = index_builder.catalogue_build.build_papers
+    real_build = index_builder.catalogue.merge.build_papers
     phase2 = threading.Event()
     built = threading.Event()
 
@@ -59,7 +59,7 @@ async def test_first_run_shows_titles_then_abstracts(
         built.set()
         return papers
 
-    monkeypatch.setattr(index_builder.catalogue_build, "build_papers", held_build)
+    monkeypatch.setattr(index_builder.catalogue.merge, "build_papers", held_build)
     paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
     index = HeldIndex()
     ctx = Context(paths=paths)

@@ -7,10 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import AppFactory
-from tui_helpers import main, settle, type_query
-
-from index_builder.search import SearchIndex
+from index_builder.search.engine import SearchIndex
+from tests.helpers.tui_helpers import AppFactory, main, settle, type_query
 
 
 class GatedIndex:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import AppFactory
-from tui_helpers import main, ready, rendered_text, settle, type_query
-
+from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.help import HelpScreen
 from tui.searching import like_query
 from tui.widgets.paper_view import PaperView
@@ -223,7 +221,7 @@ def test_every_binding_has_an_id_and_a_tooltip() -> None:
 
     from tui.app import PaperScopeApp
     from tui.screens.help import HelpScreen
-    from tui.screens.main import MainScreen
+    from tui.screens.main.screen import MainScreen
 
     bindings = [
         *PaperScopeApp.BINDINGS,

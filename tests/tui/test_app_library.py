@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import AppFactory
-from tui_helpers import ready, rendered_text, settle, type_query
 
 import tui.clipboard
-from index_builder.readinglist import ReadingList
+from index_builder.readinglist.store import ReadingList
+from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
 from tui.config import Config
 
 
@@ -51,7 +50,7 @@ async def test_is_bookmarked_filter_uses_the_reading_list(make_app: AppFactory) 
 async def test_B_opens_the_reading_list_and_enter_comes_back_to_the_paper(
     make_app: AppFactory,
 ) -> None:
-    from tui.screens.reading_list import ReadingListScreen
+    from tui.screens.reading_list.screen import ReadingListScreen
 
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import ready, rendered_text, settle, type_query
 
 from index_builder.paths import Paths
+from tests.helpers.tui_helpers import ready, rendered_text, settle, type_query
 from tui.app import PaperScopeApp
 from tui.config import Config
 from tui.context import Context

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import AppFactory
-from tui_helpers import main, ready, rendered_text, settle, type_query
-
 from index_builder.model import Hit, SearchResult
-from tui.screens.main import MainScreen
+from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
+from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.search_box import SearchBox

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from conftest import AppFactory
-from tui_helpers import main, ready, rendered_text, settle, type_query
-from tui_papers import HOSTILE_TITLE
-
+from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
+from tests.helpers.tui_papers import HOSTILE_TITLE
 from tui.config import Config, load_config
+from tui.keys import ActionCommands
 from tui.screens.help import HelpScreen
-from tui.screens.keys import ActionCommands
 
 
 async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> None:

@@ -8,7 +8,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static, TextArea
 
-from index_builder.citations import cite
+from index_builder.citations.styles import cite
 from index_builder.model import Paper
 from tui import clipboard
 from tui.screens.citation_picker import CitationPicker

@@ -10,9 +10,9 @@ from textual.app import App
 from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
 from index_builder.model import Paper
-from index_builder.readinglist import ReadingList
-from tui.screens.reading_list import ReadingListScreen
-from tui.screens.reading_list_dialogs import ExportDialog, NoteDialog
+from index_builder.readinglist.store import ReadingList
+from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog
+from tui.screens.reading_list.screen import ReadingListScreen
 
 SCREEN_PAPERS = [
     Paper(

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui_papers import HAND_MADE, PaperShelf, sample_papers
-
-from index_builder.search import SearchIndex
+from index_builder.search.engine import SearchIndex
+from tests.helpers.tui_papers import HAND_MADE, PaperShelf, sample_papers
 from tui.searching import Searcher, like_query
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import AppFactory
 from test_app_firstrun import GatedIndex
 from textual.pilot import Pilot
-from tui_helpers import main, ready, settle, type_query
 
-from index_builder.search import SearchIndex
+from index_builder.search.engine import SearchIndex
+from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query
 
 
 async def fixed_time(pilot: Pilot[int]) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from tui_papers import HAND_MADE
 
 from index_builder.model import Hit, Paper
+from tests.helpers.tui_papers import HAND_MADE
 from tui.widgets.paper_text import DERIVED_MARK, session_times, short_authors, title_text
 from tui.widgets.paper_view import is_web_link, paper_links
 from tui.widgets.result_list import ResultList

@@ -2,11 +2,11 @@
 
     def action_pick_citation(self) -> None:
         paper = ...  # the paper under the cursor
-        key = keys.key(paper.id)  # from index_builder.citations.CitationKeys, optional
+        key = keys.key(paper.id)  # from index_builder.citations.styles.CitationKeys, optional
         self.app.push_screen(CitationPicker(paper, key=key), callback=self._copy_style)
 
     # _copy_style(style: str | None): None when the user pressed escape; else one of
-    # index_builder.citations.STYLES ("bibtex", "apa", "markdown", "plain").
+    # index_builder.citations.styles.STYLES ("bibtex", "apa", "markdown", "plain").
 
 ``CitationPicker(paper, key=None, default="bibtex")`` is a ``ModalScreen[str | None]``.
 ``b`` BibTeX, ``a`` APA, ``m`` Markdown, ``p`` plain text pick and close at once;
@@ -27,7 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from index_builder.citations import STYLES, cite
+from index_builder.citations.styles import STYLES, cite
 from index_builder.model import Paper
 
 CHOICES: tuple[tuple[str, str, str], ...] = (

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from tui.screens.keys import action_nodes, key_entries
+from tui.keys import action_nodes, key_entries
 
 QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("diffusion language", "both words (AND); the last word also matches as a prefix"),

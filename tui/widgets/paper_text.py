@@ -1,6 +1,6 @@
 """Rich ``Text`` for the pieces of a paper: highlighted titles, short author lists, badges.
 
-Every string from the data goes through :func:`index_builder.text.safe` and into a
+Every string from the data goes through :func:`index_builder.text.render.safe` and into a
 ``Text`` object (``Text(...)``, ``append``, ``stylize``), never into a markup
 string, so ``[bold]``, ``[@click=…]`` or escape sequences in a file stay inert.
 """
@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 
 from index_builder.model import Paper, Span
-from index_builder.plaintext import safe
+from index_builder.text.safe import safe
 
 DERIVED_MARK = "≈ "
 TITLE_LIMIT = 1_000

@@ -1,0 +1,271 @@
+"""Joining abstracts to rows of the paper table, only when the evidence is clear.
+
+A wrong join puts a wrong author list under an abstract, which is far worse than
+no join, so every rule here errs towards leaving an abstract on its own.
+
+1. **Strong joins** need no context: the best title scores at least
+   :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.join_score`) and at least
+   :data:`STRONG_RATIO` times the runner-up. A row claimed by two abstracts goes
+   to neither unless one claim is clearly stronger.
+2. **Ordered joins** use the order of a file. When the strong joins of a file
+   appear in increasing event-id order (as in the bundled lists), an abstract
+   between two of them must belong to a row whose id lies between theirs. The
+   best such row is taken only when it also ranks high among *all* titles for
+   that abstract: its rank times the number of rows in the gap is at most
+   :data:`ORDER_BUDGET`, so a gap of many rows needs a near-top rank, and a row
+   that merely sits in the gap is never enough. Before a file's first join and
+   after its last, the gap extends as far as the file's pace suggests. Files
+   whose strong joins are not in order get no ordered joins.
+
+Ids never come from here: the catalogue keeps an abstract's own id as an alias
+of the paper it joins, so a join that appears or disappears moves no bookmark.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
+
+STRONG_SCORE = 60.0
+"""Least score for a join without context. The best wrong title of any bundled abstract
+(its own row removed) scores 48.1; true strong joins score 61 to 131."""
+STRONG_RATIO = 1.3
+"""A strong join must beat the runner-up title (and any rival claim) by this factor."""
+ORDER_MIN_ANCHORS = 4
+ORDER_MIN_SHARE = 0.8
+"""A file is ordered when at least this share of its (at least 4) strong joins
+form an increasing run of event ids; a shuffled list of 4 or more rarely does."""
+ORDER_BUDGET = 40
+"""Most ``rank x gap size`` for an ordered join: about 40/6628 = 0.6 % chance that a
+random wrong row passes, before the score and ratio checks below."""
+ORDER_MIN_SCORE = 12.0
+ORDER_RATIO = 1.25
+"""An ordered join also needs this score and this lead over the gap's next best row."""
+RANK_LIMIT = 60
+"""How many best titles are kept per abstract; a row outside them has no rank."""
+EDGE_REACH = 3
+"""Before a file's first join or after its last, search this many times the file's pace."""
+EXCLUDE_SLACK = 8
+"""Extra candidates kept per abstract so that excluding a few rows leaves RANK_LIMIT."""
+SCAN_LIMIT = 600
+"""Gaps with more rows than this are searched through the abstract's ranked list only."""
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """An abstract joined to a row, with the evidence that decided it."""
+
+    row: int
+    score: float
+    runner_up: float
+    evidence: Literal["strong", "ordered"]
+
+
+class AbstractMatcher:
+    """Abstracts scored against the titles once, ready to be joined (and re-joined cheaply)."""
+
+    def __init__(self, index: TitleIndex, abstracts: Sequence[str]) -> None:
+        """Analyse and rank every abstract against every title."""
+        self.index = index
+        self.terms = [AbstractTerms.of(text) for text in abstracts]
+        self._ranked = [index.ranked(t, RANK_LIMIT + EXCLUDE_SLACK) for t in self.terms]
+
+    def candidates(self, abstract: int, exclude: Collection[int] = ()) -> list[tuple[float, int]]:
+        """The best titles for one abstract as ``(score, row)``, best first."""
+        ranked = self._ranked[abstract]
+        if exclude:
+            ranked = [(s, r) for s, r in ranked if r not in exclude]
+        return ranked[:RANK_LIMIT]
+
+    def join(
+        self,
+        event_ids: Sequence[int],
+        files: Sequence[Sequence[int]] = (),
+        exclude: Collection[int] = (),
+    ) -> dict[int, Join]:
+        """Join the abstracts; returns ``{abstract index: Join}``.
+
+        ``files`` lists, for each source file, the indices of its abstracts in
+        file order (for ordered joins). Rows in ``exclude`` are treated as absent
+        (the rankings made at construction are reused, minus those rows).
+        """
+        ranked = [self.candidates(a, exclude) for a in range(len(self.terms))]
+        joins = _strong_joins(ranked)
+        ordered = [f for f in files if _is_ordered(f, joins, event_ids)]
+        if ordered:
+            gaps = _Gaps(self.index, event_ids, self.terms, ranked, set(exclude))
+            gaps.fill(ordered, joins)
+        return joins
+
+
+def join_abstracts(
+    index: TitleIndex,
+    event_ids: Sequence[int],
+    abstracts: Sequence[str],
+    files: Sequence[Sequence[int]] = (),
+) -> dict[int, Join]:
+    """Join ``abstracts`` to the rows of ``index``; see :meth:`AbstractMatcher.join`."""
+    return AbstractMatcher(index, abstracts).join(event_ids, files)
+
+
+def _strong_joins(ranked: Sequence[Sequence[tuple[float, int]]]) -> dict[int, Join]:
+    """Joins decided by the titles alone; contested rows go to a clear winner or to nobody."""
+    claims: dict[int, list[tuple[float, int, float]]] = defaultdict(list)
+    for abstract, candidates in enumerate(ranked):
+        if not candidates:
+            continue
+        best, row = candidates[0]
+        runner_up = candidates[1][0] if len(candidates) > 1 else 0.0
+        if best >= STRONG_SCORE and best >= STRONG_RATIO * runner_up:
+            claims[row].append((best, abstract, runner_up))
+    joins = {}
+    for row, contenders in claims.items():
+        contenders.sort(reverse=True)
+        best, abstract, runner_up = contenders[0]
+        if len(contenders) > 1 and best < STRONG_RATIO * contenders[1][0]:
+            continue
+        joins[abstract] = Join(row, best, runner_up, "strong")
+    return joins
+
+
+def _longest_increasing(values: Sequence[int]) -> list[int]:
+    """Indices of one longest strictly increasing subsequence of ``values``."""
+    tails: list[int] = []
+    tail_at: list[int] = []
+    previous = [-1] * len(values)
+    for i, value in enumerate(values):
+        k = bisect.bisect_left(tails, value)
+        if k == len(tails):
+            tails.append(value)
+            tail_at.append(i)
+        else:
+            tails[k] = value
+            tail_at[k] = i
+        previous[i] = tail_at[k - 1] if k else -1
+    out = []
+    i = tail_at[-1] if tail_at else -1
+    while i >= 0:
+        out.append(i)
+        i = previous[i]
+    return out[::-1]
+
+
+def _anchors(file: Sequence[int], joins: dict[int, Join], event_ids: Sequence[int]) -> list[int]:
+    """Positions in ``file`` of the joins that agree with the file's order."""
+    positions = [p for p, a in enumerate(file) if a in joins]
+    ids = [event_ids[joins[file[p]].row] for p in positions]
+    return [positions[i] for i in _longest_increasing(ids)]
+
+
+def _is_ordered(file: Sequence[int], joins: dict[int, Join], event_ids: Sequence[int]) -> bool:
+    """True when enough of the file's strong joins appear in increasing event-id order."""
+    joined = sum(1 for a in file if a in joins)
+    if joined < ORDER_MIN_ANCHORS:
+        return False
+    return len(_anchors(file, joins, event_ids)) >= ORDER_MIN_SHARE * joined
+
+
+class _Gaps:
+    """Ordered joins: the rows between two joins of an ordered file, searched gap by gap."""
+
+    def __init__(
+        self,
+        index: TitleIndex,
+        event_ids: Sequence[int],
+        terms: Sequence[AbstractTerms],
+        ranked: Sequence[Sequence[tuple[float, int]]],
+        exclude: set[int],
+    ) -> None:
+        """Remember the data; rows are sorted by event id once."""
+        self.index, self.event_ids, self.terms, self.ranked = index, event_ids, terms, ranked
+        self.exclude = exclude
+        self.by_id = sorted(range(len(event_ids)), key=lambda r: event_ids[r])
+        self.sorted_ids = [event_ids[r] for r in self.by_id]
+
+    def fill(self, files: Sequence[Sequence[int]], joins: dict[int, Join]) -> None:
+        """Add ordered joins to ``joins``, one per gap per pass, until no gap yields one."""
+        while True:
+            taken = self.exclude | {j.row for j in joins.values()}
+            added = False
+            for file in files:
+                anchors = _anchors(file, joins, self.event_ids)
+                bounds = [-1, *anchors, len(file)]
+                for left, right in itertools.pairwise(bounds):
+                    if right - left < 2:
+                        continue
+                    gap = self._rows_between(file, anchors, left, right, joins, taken)
+                    best = self._best(file[left + 1 : right], gap, joins)
+                    if best is not None:
+                        joins[best[0]] = best[1]
+                        taken.add(best[1].row)
+                        added = True
+            if not added:
+                return
+
+    def _rows_between(
+        self,
+        file: Sequence[int],
+        anchors: Sequence[int],
+        left: int,
+        right: int,
+        joins: dict[int, Join],
+        taken: set[int],
+    ) -> list[int]:
+        """Free rows whose ids lie strictly between the joins at ``left`` and ``right``.
+
+        Before the first join or after the last, the gap reaches only as far as
+        the file's pace (ids per position between its joins) times EDGE_REACH.
+        """
+        first, last = anchors[0], anchors[-1]
+        first_id = self.event_ids[joins[file[first]].row]
+        last_id = self.event_ids[joins[file[last]].row]
+        pace = (last_id - first_id) / max(1, last - first)
+        if left >= 0:
+            lo = self.event_ids[joins[file[left]].row]
+        else:
+            lo = first_id - math.ceil(pace * right * EDGE_REACH) - EDGE_REACH
+        if right < len(file):
+            hi = self.event_ids[joins[file[right]].row]
+        else:
+            hi = last_id + math.ceil(pace * (len(file) - 1 - left) * EDGE_REACH) + EDGE_REACH
+        start = bisect.bisect_right(self.sorted_ids, lo)
+        stop = bisect.bisect_left(self.sorted_ids, hi)
+        return [r for r in self.by_id[start:stop] if r not in taken]
+
+    def _best(
+        self, members: Sequence[int], gap: Sequence[int], joins: dict[int, Join]
+    ) -> tuple[int, Join] | None:
+        """The most convincing (abstract, row) of one gap, or ``None`` if none convinces."""
+        if not gap:
+            return None
+        gap_set = set(gap)
+        best: tuple[float, float, int, Join] | None = None
+        for abstract in members:
+            if abstract in joins:
+                continue
+            ranked = self.ranked[abstract]
+            if len(gap) <= SCAN_LIMIT:
+                terms = self.terms[abstract]
+                scores = sorted(((self.index.score(terms, r), r) for r in gap), reverse=True)
+            else:
+                scores = [(s, r) for s, r in ranked if r in gap_set]
+            if not scores:
+                continue
+            score, row = scores[0]
+            runner_up = scores[1][0] if len(scores) > 1 else 0.0
+            rank = 1 + sum(1 for s, _ in ranked if s > score)
+            cost = rank * len(gap)
+            if rank > len(ranked) or cost > ORDER_BUDGET:
+                continue
+            if score < ORDER_MIN_SCORE or score < ORDER_RATIO * runner_up:
+                continue
+            if best is None or (cost, -score) < (best[0], best[1]):
+                best = (cost, -score, abstract, Join(row, score, runner_up, "ordered"))
+        return None if best is None else (best[2], best[3])

@@ -1,0 +1,270 @@
+"""Merging parsed sources into papers: table rows, orals, abstracts, joins, ids, order.
+
+The rules (see also :mod:`index_builder.catalogue.load`):
+
+- One paper per Poster row, with the row's event id as its id. An Oral row with
+  the same title marks that paper ``oral``; an Oral row without a poster becomes
+  a paper of its own. When several tables hold an event id, the first table in
+  name order gives the row.
+- The same abstract (compared after NFKC, whitespace and case folding) in several
+  places is one paper listing every ``FILE:POSITION``.
+- A joined abstract's id (``a`` + 10 hex digits of the SHA-256 of its folded
+  text) becomes an alias of its table paper, so a bookmark taken before the join
+  still resolves; an unjoined abstract keeps that id and gets a derived title
+  (or the real title of a record that holds it).
+- Records of JSON, JSONL and BibTeX files join by event id or exact title, or
+  stand alone (see :mod:`index_builder.catalogue.merge_records`).
+- Display order: papers with a session start time by that time, then title;
+  then table papers without a time, by title; then abstract-only papers in file
+  and position order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from index_builder.catalogue.derived_title import derive_title
+from index_builder.catalogue.join import AbstractMatcher, Join
+from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.merge_records import (
+    RecordMerge,
+    add_title_only,
+    aliases,
+    record_code,
+    record_ids,
+    titled_fields,
+)
+from index_builder.model import Paper
+from index_builder.sources.records import PaperRecord, abstract_id, normalized
+from index_builder.sources.types import AbstractEntry, SourceData, TableRow
+from index_builder.text import render as text
+
+__all__ = ["abstract_id", "build_papers", "normalized"]
+
+SPOTLIGHT = "accept (spotlight)"
+
+
+@dataclass(slots=True)
+class _TablePaper:
+    """A table row being merged: its poster row, oral flag and the tables that list it."""
+
+    row: TableRow
+    tables: list[str]
+    oral: bool = False
+
+
+@dataclass(slots=True)
+class _Abstract:
+    """One distinct abstract and every place it appears."""
+
+    raw: str
+    entries: list[AbstractEntry] = field(default_factory=list)
+
+
+def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
+    """Merge parsed sources (in a canonical order) into papers in display order."""
+    merge = RecordMerge(parsed)
+    table = _merge_tables(parsed, merge.rows())
+    abstracts, files = _merge_abstracts(parsed, merge)
+    joins = merge.settle(
+        [item.row.title for item in table],
+        [item.row.event_id for item in table],
+        [a.entries for a in abstracts],
+        _join(table, abstracts, files, merge),
+    )
+    joined = {row: a for a, row in joins.items()}
+    papers = [
+        _table_paper(
+            item,
+            abstracts[joined[i]] if i in joined else None,
+            merge.records_of(i, joined.get(i)),
+            [abstracts[a] for a in merge.alternates.get(i, ())],
+        )
+        for i, item in enumerate(table)
+    ]
+    used = {p.id for p in papers}
+    for index, item in enumerate(abstracts):
+        if index not in joins and index not in merge.folded:
+            held = merge.records_of(None, index)
+            papers.append(_abstract_paper(item, used, held, merge.paper_id(item.raw, held)))
+    add_title_only(papers, merge, used)
+    papers.sort(key=_display_key)
+    return tuple(papers)
+
+
+def _merge_tables(
+    parsed: Sequence[SourceData], stated: Sequence[tuple[TableRow, str]] = ()
+) -> list[_TablePaper]:
+    """One entry per poster (first table wins); orals marked, unmatched orals kept.
+
+    ``stated`` rows (from records) come after every table and only add event ids
+    no table has: a record that agrees with a row is listed on it by its title.
+    """
+    by_id: dict[int, _TablePaper] = {}
+    orals: list[tuple[TableRow, str]] = []
+    groups = [(data.path.name, data.rows, True) for data in parsed]
+    groups.extend((name, [row], False) for row, name in stated)
+    for name, rows, listed in groups:
+        for row in rows:
+            if row.event_type.lower() == "oral":
+                orals.append((row, name))
+            elif row.event_id in by_id:
+                if listed and name not in by_id[row.event_id].tables:
+                    by_id[row.event_id].tables.append(name)
+            else:
+                by_id[row.event_id] = _TablePaper(row, [name])
+    by_title = {normalized(p.row.title): p for p in by_id.values()}
+    for row, name in orals:
+        poster = by_title.get(normalized(row.title))
+        if poster is not None:
+            poster.oral = True
+        elif row.event_id not in by_id:
+            by_id[row.event_id] = _TablePaper(row, [name], oral=True)
+            by_title[normalized(row.title)] = by_id[row.event_id]
+    return list(by_id.values())
+
+
+def _merge_abstracts(
+    parsed: Sequence[SourceData], merge: RecordMerge | None = None
+) -> tuple[list[_Abstract], list[list[int]]]:
+    """Distinct abstracts (lists, then records), and per file the untitled ones in order."""
+    by_key: dict[str, int] = {}
+    abstracts: list[_Abstract] = []
+    files: list[list[int]] = []
+    for number, data in enumerate(parsed):
+        order: list[int] = []
+        held = merge.entries.get(number, []) if merge else []
+        for entry in (*data.abstracts, *held):
+            key = merge.pool_key(entry) if merge else normalized(entry.text)
+            if key not in by_key:
+                by_key[key] = len(abstracts)
+                abstracts.append(_Abstract(entry.text))
+            index = by_key[key]
+            abstracts[index].entries.append(entry)
+            if index not in order and not (merge and merge.titled_entry(entry)):
+                order.append(index)
+        if order:
+            files.append(order)
+    return abstracts, files
+
+
+def _join(
+    table: Sequence[_TablePaper],
+    abstracts: Sequence[_Abstract],
+    files: Sequence[Sequence[int]],
+    merge: RecordMerge | None = None,
+) -> dict[int, Join]:
+    """Join abstracts to table entries (indices into ``table``).
+
+    Abstracts that only titled records hold join by title alone, so they are not scored.
+    """
+    keep = [
+        i
+        for i, a in enumerate(abstracts)
+        if merge is None or not all(merge.titled_entry(e) for e in a.entries)
+    ]
+    if not table or not keep:
+        return {}
+    position = {i: n for n, i in enumerate(keep)}
+    index = TitleIndex([item.row.title for item in table])
+    matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
+    ordered = [[position[i] for i in file if i in position] for file in files]
+    joins = matcher.join([item.row.event_id for item in table], ordered)
+    return {keep[n]: join for n, join in joins.items()}
+
+
+def _sources(entries: Sequence[AbstractEntry]) -> tuple[str, ...]:
+    """``FILE:POSITION`` for each entry, by file name then position."""
+    ordered = sorted(entries, key=lambda e: (e.file, e.position))
+    return tuple(dict.fromkeys(e.source for e in ordered))
+
+
+def _table_paper(
+    item: _TablePaper,
+    abstract: _Abstract | None,
+    records: Sequence[PaperRecord] = (),
+    others: Sequence[_Abstract] = (),
+) -> Paper:
+    """The paper of one table entry: its joined abstract, other abstracts and records naming it."""
+    row = item.row
+    raw = abstract.raw if abstract else ""
+    code = text.extract_code_urls(raw) if raw else ()
+    held = [abstract, *others] if abstract else list(others)
+    own = [abstract_id(a.raw) for a in held]
+    listed = [s for a in held for s in _sources(a.entries)]
+    return Paper(
+        id=str(row.event_id),
+        title=text.render(row.title),
+        title_raw=row.title,
+        authors=row.authors,
+        institutions=row.institutions,
+        abstract=text.render(raw) if raw else "",
+        abstract_raw=raw,
+        topic=row.topic,
+        decision=row.decision,
+        oral=item.oral or row.event_type.lower() == "oral",
+        spotlight=row.decision.lower() == SPOTLIGHT,
+        session=row.session,
+        starts_at=row.starts_at,
+        ends_at=row.ends_at,
+        url=row.url,
+        openreview_url=row.openreview_url,
+        code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
+        sources=tuple(dict.fromkeys([*item.tables, *listed, *(r.source for r in records)])),
+        aliases=aliases(str(row.event_id), own, record_ids(records)),
+        event_id=row.event_id,
+    )
+
+
+def _abstract_paper(
+    item: _Abstract,
+    used: set[str],
+    records: Sequence[PaperRecord] = (),
+    paper_id: str | None = None,
+) -> Paper:
+    """A paper made of an abstract alone: a record's real title, else one derived from its text."""
+    paper_id = paper_id or abstract_id(item.raw)
+    if paper_id in used:  # a 40-bit prefix collision: lengthen rather than merge
+        paper_id = abstract_id(item.raw, 20)
+    used.add(paper_id)
+    display = text.render(item.raw)
+    titled = next((r for r in records if r.title), None)
+    if titled is not None:
+        fields = titled_fields(titled)
+    else:
+        title = derive_title(display)
+        fields = {"title": title, "title_raw": title, "title_derived": True}
+    code = text.extract_code_urls(item.raw)
+    return Paper(
+        id=paper_id,
+        abstract=display,
+        abstract_raw=item.raw,
+        code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
+        sources=_sources(item.entries),
+        aliases=aliases(paper_id, record_ids(records)),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _start_time(paper: Paper) -> float | None:
+    """The session start as a POSIX timestamp, or ``None`` when absent or unreadable."""
+    if not paper.starts_at:
+        return None
+    try:
+        return datetime.fromisoformat(paper.starts_at).timestamp()
+    except ValueError:
+        return None
+
+
+def _display_key(paper: Paper) -> tuple[int, float, str, int, str]:
+    """Timed papers by time, then untimed table papers, then abstract-only papers."""
+    if paper.event_id is None:
+        file, _, position = paper.sources[0].rpartition(":") if paper.sources else ("", "", "0")
+        return (2, 0.0, file, int(position) if position.isdigit() else 0, paper.id)
+    start = _start_time(paper)
+    title = paper.title.casefold()
+    if start is None:
+        return (1, 0.0, title, 0, paper.id)
+    return (0, start, title, 0, paper.id)

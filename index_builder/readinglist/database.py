@@ -1,0 +1,276 @@
+"""The reading list's file: its schema, migrations, errors and the quarantine of a bad file.
+
+Each schema version has one migration function in :data:`MIGRATIONS`; the store
+runs them in order inside one transaction and then sets ``PRAGMA user_version``.
+Version 0 is a file without a version: empty, or the early prototype's
+``bookmarks(paper_id, added_at)`` table, whose rows are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from index_builder.readinglist.bookmark import Bookmark, check_status
+
+ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "io"]
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+COLUMNS = (
+    "paper_id, aliases, added_at, updated_at, status, note, title, authors, "
+    "url, openreview_url, session, starts_at, ends_at, title_derived"
+)
+
+
+class ReadingListError(RuntimeError):
+    """The reading list cannot be used as asked; ``kind`` says why, the message says how."""
+
+    def __init__(self, message: str, kind: ErrorKind = "io") -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+
+
+def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
+    """A readable :class:`ReadingListError` for a SQLite or OS error met while ``doing``."""
+    text = str(exc)
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        return ReadingListError(f"{path} is locked by another process; try again", "locked")
+    if "not a database" in low or "malformed" in low or "corrupt" in low:
+        return ReadingListError(
+            f"{path} is damaged or not a reading-list database ({text})", "corrupt"
+        )
+    if "no such column" in low or "no such table" in low:
+        # Another program's SQLite file: the migration was rolled back, its tables kept.
+        return ReadingListError(
+            f"{path} is not a PaperScope reading list ({text}); its tables were left as they "
+            "are: move it away or set PAPERSCOPE_HOME",
+            "io",
+        )
+    if "readonly" in low or "read-only" in low or isinstance(exc, PermissionError):
+        return ReadingListError(
+            f"cannot {doing} {path}: the file or its folder is read-only; nothing was changed",
+            "readonly",
+        )
+    if "full" in low:
+        return ReadingListError(
+            f"cannot {doing} {path}: the disk is full; nothing was changed", "full"
+        )
+    if doing == "write":
+        return ReadingListError(f"cannot write {path} ({text}); nothing was changed", "write")
+    return ReadingListError(f"cannot {doing} {path} ({text})", "io")
+
+
+def check_header(path: Path) -> None:
+    """Raise a ``corrupt`` :class:`ReadingListError` if ``path`` exists and is not SQLite."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise translate(exc, path, "open") from exc
+    if head and head != _SQLITE_MAGIC:
+        raise ReadingListError(
+            f"{path} is not a reading-list database (unrecognised content)", "corrupt"
+        )
+
+
+def open_database(path: Path, timeout: float) -> sqlite3.Connection:
+    """Connect to ``path`` in WAL mode, check it and bring its schema up to date.
+
+    Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``locked``, ``io``).
+    """
+    if path.is_dir():
+        raise ReadingListError(f"{path} is a folder, not a reading list", "io")
+    check_header(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise translate(exc, path, "open") from exc
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        row = conn.execute("PRAGMA quick_check").fetchone()
+        if row is None or row[0] != "ok":
+            raise ReadingListError(
+                f"{path} is damaged ({row[0] if row else 'no answer'})", "corrupt"
+            )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ReadingListError(
+                f"{path} was written by a newer PaperScope (schema {version}, "
+                f"this one knows {SCHEMA_VERSION}); it was left untouched",
+                "newer",
+            )
+        # Only now: switching to WAL rewrites the header of a file we must not touch.
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")  # a committed bookmark survives power loss too
+        if version < SCHEMA_VERSION:
+            migrate(conn)
+    except (sqlite3.Error, ReadingListError) as exc:
+        conn.close()
+        if isinstance(exc, ReadingListError):
+            raise
+        raise translate(exc, path, "open") from exc
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Run every migration from the file's version to :data:`SCHEMA_VERSION` in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        for target in range(current + 1, SCHEMA_VERSION + 1):
+            MIGRATIONS[target](conn)
+            conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def quarantine(path: Path, *, now: datetime | None = None) -> Path:
+    """Move a bad reading list (and its ``-wal``/``-shm``) aside; return the new path.
+
+    The new name says why and when (``reading_list.sqlite3.corrupt-20261202T193000``);
+    nothing is deleted and no existing file is overwritten.
+    """
+    path = Path(path)
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    target, n = base, 1
+    while any(Path(f"{target}{s}").exists() for s in ("", "-wal", "-shm")):
+        target = base.with_name(f"{base.name}-{n}")
+        n += 1
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            side.rename(Path(f"{target}{suffix}"))
+    return target
+
+
+def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
+    """A :class:`Bookmark` from a row selected as :data:`COLUMNS`."""
+    (
+        pid,
+        aliases,
+        added,
+        updated,
+        status,
+        note,
+        title,
+        authors,
+        url,
+        orurl,
+        sess,
+        start,
+        end,
+        derived,
+    ) = row
+    return Bookmark(
+        paper_id=pid,
+        aliases=tuple(json.loads(aliases or "[]")),
+        added_at=added,
+        updated_at=updated,
+        status=check_status(status),
+        note=note,
+        title=title,
+        authors=tuple(json.loads(authors or "[]")),
+        url=url,
+        openreview_url=orurl,
+        session=sess,
+        starts_at=start,
+        ends_at=end,
+        title_derived=bool(derived),
+    )
+
+
+_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
+
+
+def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
+    """Insert or replace ``bm`` (inside the caller's transaction)."""
+    conn.execute(
+        f"INSERT INTO bookmarks ({COLUMNS}) VALUES ({', '.join('?' * 14)}) "
+        f"ON CONFLICT (paper_id) DO UPDATE SET {_UPSERT}",
+        (
+            bm.paper_id,
+            json.dumps(list(bm.aliases)),
+            bm.added_at,
+            bm.updated_at,
+            bm.status,
+            bm.note,
+            bm.title,
+            json.dumps(list(bm.authors), ensure_ascii=False),
+            bm.url,
+            bm.openreview_url,
+            bm.session,
+            bm.starts_at,
+            bm.ends_at,
+            int(bm.title_derived),
+        ),
+    )
+    conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (bm.paper_id,))
+    conn.executemany(
+        "INSERT OR REPLACE INTO bookmark_aliases (alias, paper_id) VALUES (?, ?)",
+        [(alias, bm.paper_id) for alias in bm.aliases if alias != bm.paper_id],
+    )
+
+
+def delete_bookmark(conn: sqlite3.Connection, paper_id: str) -> None:
+    """Delete the bookmark stored under ``paper_id`` and its aliases."""
+    conn.execute("DELETE FROM bookmarks WHERE paper_id = ?", (paper_id,))
+    conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (paper_id,))
+
+
+_V1_TABLE = """
+CREATE TABLE bookmarks (
+    paper_id       TEXT PRIMARY KEY NOT NULL,
+    aliases        TEXT NOT NULL DEFAULT '[]',
+    added_at       TEXT NOT NULL,
+    updated_at     TEXT NOT NULL,
+    status         TEXT NOT NULL DEFAULT 'to-read'
+                   CHECK (status IN ('to-read', 'reading', 'read')),
+    note           TEXT NOT NULL DEFAULT '',
+    title          TEXT NOT NULL DEFAULT '',
+    authors        TEXT NOT NULL DEFAULT '[]',
+    url            TEXT NOT NULL DEFAULT '',
+    openreview_url TEXT NOT NULL DEFAULT '',
+    session        TEXT NOT NULL DEFAULT '',
+    starts_at      TEXT NOT NULL DEFAULT '',
+    ends_at        TEXT NOT NULL DEFAULT '',
+    title_derived  INTEGER NOT NULL DEFAULT 0
+)
+"""
+
+
+def _to_v1(conn: sqlite3.Connection) -> None:
+    """Create the v1 table; carry over the rows of a v0 prototype ``bookmarks`` table."""
+    legacy = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bookmarks'"
+    ).fetchone()
+    if legacy:
+        conn.execute("ALTER TABLE bookmarks RENAME TO bookmarks_v0")
+    conn.execute(_V1_TABLE)
+    conn.execute("CREATE INDEX bookmarks_status ON bookmarks (status)")
+    # The aliases column is the record; this table makes "find by alias" an index lookup.
+    conn.execute(
+        "CREATE TABLE bookmark_aliases (alias TEXT PRIMARY KEY NOT NULL, paper_id TEXT NOT NULL)"
+    )
+    conn.execute("CREATE INDEX bookmark_aliases_paper ON bookmark_aliases (paper_id)")
+    if legacy:
+        conn.execute(
+            "INSERT OR IGNORE INTO bookmarks (paper_id, added_at, updated_at) "
+            "SELECT paper_id, added_at, added_at FROM bookmarks_v0 WHERE paper_id IS NOT NULL"
+        )
+        conn.execute("DROP TABLE bookmarks_v0")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1}
+"""``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

@@ -1,0 +1,186 @@
+"""Reading-list exports (BibTeX, Markdown, CSV, JSON, iCalendar) and the JSON import.
+
+Every export takes the bookmarks and an optional catalogue lookup: a paper still
+in the catalogue is exported from its full record, one that left it from the
+bookmark's stored copy. Files are written atomically.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from index_builder.model import Paper
+from index_builder.readinglist.bookmark import Bookmark, now_iso
+from index_builder.readinglist.ics import to_ics
+
+Lookup = Callable[[str], Paper | None]
+FORMATS = ("bibtex", "markdown", "csv", "json", "ics")
+SUFFIXES = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "json": ".json", "ics": ".ics"}
+JSON_FORMAT = "paperscope-reading-list"
+JSON_VERSION = 1
+CSV_COLUMNS = (
+    "id", "status", "title", "authors", "added_at", "updated_at", "note",
+    "session", "starts_at", "ends_at", "url", "openreview_url",
+)  # fmt: skip
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_STATUS_HEADINGS = {"reading": "Reading", "to-read": "To read", "read": "Read"}
+
+
+def paper_of(bm: Bookmark, lookup: Lookup | None) -> Paper | None:
+    """The catalogue's paper for ``bm`` (by its id, then its aliases), or None."""
+    if lookup is None:
+        return None
+    for key in (bm.paper_id, *bm.aliases):
+        paper = lookup(key)
+        if paper is not None:
+            return paper
+    return None
+
+
+def current(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> list[Bookmark]:
+    """The bookmarks with their copies refreshed from the catalogue where it still has them."""
+    out = []
+    for bm in bookmarks:
+        paper = paper_of(bm, lookup)
+        out.append(bm.with_paper(paper) if paper else bm)
+    return out
+
+
+def to_bibtex(
+    bookmarks: Sequence[Bookmark],
+    lookup: Lookup | None = None,
+    all_papers: Sequence[Paper] = (),
+) -> str:
+    """``@inproceedings`` entries, keys decided over ``all_papers`` plus any orphans."""
+    from index_builder.citations.styles import CitationKeys, cite
+
+    papers = [paper_of(bm, lookup) or bm.to_paper() for bm in bookmarks]
+    known = {p.id for p in all_papers}
+    keys = CitationKeys([*all_papers, *(p for p in papers if p.id not in known)])
+    return "\n".join(cite(p, "bibtex", keys.key(p.id)).rstrip("\n") + "\n" for p in papers)
+
+
+def _md(text: str) -> str:
+    """Text safe inside a Markdown list item or link label."""
+    text = " ".join(text.split())
+    for char in "\\`*_[]<>#|":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def to_markdown(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
+    """A checklist grouped by status (reading, to read, read), notes quoted under each."""
+    items = current(bookmarks, lookup)
+    lines = ["# Reading list", ""]
+    for status in ("reading", "to-read", "read"):
+        group = [b for b in items if b.status == status]
+        if not group:
+            continue
+        lines += [f"## {_STATUS_HEADINGS[status]} ({len(group)})", ""]
+        for bm in group:
+            title = _md(bm.title or bm.paper_id)
+            link = bm.openreview_url or bm.url
+            label = f"[{title}](<{link}>)" if link.startswith(("http://", "https://")) else title
+            if bm.title_derived:
+                label += " (title derived from the abstract)"
+            authors = _md(", ".join(bm.authors)) if bm.authors else "authors unknown"
+            lines.append(f"- [{'x' if status == 'read' else ' '}] {label}: {authors}")
+            lines += [f"  > {_md(line) or ' '}" for line in bm.note.splitlines()]
+        lines.append("")
+    if len(lines) == 2:
+        lines.append("(empty)")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def neutralise_cell(cell: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a leading ``'`` if needed)."""
+    return "'" + cell if cell.startswith(_FORMULA_START) else cell
+
+
+def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
+    """UTF-8 CSV with a header row; formula-like cells neutralised."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for bm in current(bookmarks, lookup):
+        row = [
+            bm.paper_id, bm.status, bm.title, "; ".join(bm.authors), bm.added_at,
+            bm.updated_at, bm.note, bm.session, bm.starts_at, bm.ends_at, bm.url,
+            bm.openreview_url,
+        ]  # fmt: skip
+        writer.writerow([neutralise_cell(cell) for cell in row])
+    return buffer.getvalue()
+
+
+def to_json(
+    bookmarks: Sequence[Bookmark], lookup: Lookup | None = None, *, now: datetime | None = None
+) -> str:
+    """A JSON object with the format name, its version and every bookmark."""
+    data = {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "exported_at": now_iso() if now is None else now.astimezone(UTC).isoformat(),
+        "bookmarks": [bm.to_json() for bm in current(bookmarks, lookup)],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def read_json(text: str) -> list[Bookmark]:
+    """Bookmarks from a JSON export (or a ``reading-list list --json`` array).
+
+    Raises ``ValueError`` with a readable message for anything else.
+    """
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at line {exc.lineno})") from exc
+    if isinstance(data, dict):
+        if data.get("format") != JSON_FORMAT:
+            raise ValueError("not a PaperScope reading-list export (no 'format' field)")
+        version = data.get("version")
+        if not isinstance(version, int) or version > JSON_VERSION:
+            raise ValueError(f"export version {version!r} is newer than this PaperScope reads")
+        data = data.get("bookmarks")
+    if not isinstance(data, list):
+        raise ValueError("expected a list of bookmarks")
+    out = []
+    for n, item in enumerate(data, 1):
+        try:
+            out.append(Bookmark.from_json(item))
+        except ValueError as exc:
+            raise ValueError(f"bookmark {n}: {exc}") from exc
+    return out
+
+
+def export(
+    bookmarks: Sequence[Bookmark],
+    fmt: str,
+    *,
+    lookup: Lookup | None = None,
+    all_papers: Sequence[Paper] = (),
+    now: datetime | None = None,
+) -> str:
+    """The text of ``bookmarks`` in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "bibtex":
+        return to_bibtex(bookmarks, lookup, all_papers)
+    if fmt == "markdown":
+        return to_markdown(bookmarks, lookup)
+    if fmt == "csv":
+        return to_csv(bookmarks, lookup)
+    if fmt == "json":
+        return to_json(bookmarks, lookup, now=now)
+    if fmt == "ics":
+        return to_ics(current(bookmarks, lookup), now=now)
+    raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+def default_export_path(data_dir: Path, fmt: str, *, now: datetime | None = None) -> Path:
+    """``<data dir>/exports/reading-list-20261202T193000.bib`` and the like."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S")
+    return Path(data_dir) / "exports" / f"reading-list-{stamp}{SUFFIXES[fmt]}"

@@ -1,0 +1,99 @@
+"""An iCalendar (RFC 5545) file of the poster sessions of bookmarked papers, written by hand.
+
+One VEVENT per bookmark with a session time, in UTC; lines end in CRLF and are
+folded at 75 octets; text values escape backslash, comma, semicolon and newlines.
+A paper whose session overlaps another bookmarked paper's says so in DESCRIPTION.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.schedule import clashes, parse_time
+
+PRODID = "-//PaperScope//Reading list//EN"
+_MAX_CLASH_NAMES = 5
+# DEL, C1 controls and the Unicode line separators: parsers split lines on some of them.
+_DROPPED = frozenset(chr(c) for c in (0x7F, *range(0x80, 0xA0), 0x2028, 0x2029))
+
+
+def clean_ics_text(value: str) -> str:
+    """The text as a calendar will show it: newlines kept, other control characters dropped."""
+    value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return "".join(c for c in value if c == "\n" or (c >= " " and c not in _DROPPED))
+
+
+def escape_text(value: str) -> str:
+    """Escape a TEXT value: ``\\`` ``;`` ``,`` and newlines (other controls dropped)."""
+    value = clean_ics_text(value)
+    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def fold(line: str) -> str:
+    """Fold a content line into CRLF-joined pieces of at most 75 octets, whole characters."""
+    out: list[str] = []
+    piece, size, limit = "", 0, 75
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > limit:
+            out.append(piece)
+            piece, size, limit = " ", 1, 75
+        piece += char
+        size += width
+    out.append(piece)
+    return "\r\n".join(out)
+
+
+def utc_stamp(moment: datetime) -> str:
+    """``20260708T013000Z`` for an aware datetime."""
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def event_uid(paper_id: str) -> str:
+    """A UID that stays the same for a paper across exports."""
+    digest = hashlib.sha256(paper_id.encode("utf-8")).hexdigest()[:24]
+    return f"{digest}@paperscope"
+
+
+def _clash_note(rivals: Sequence[Bookmark]) -> str:
+    names = [f"{r.title or r.paper_id} ({r.session or 'no session name'})" for r in rivals]
+    shown = "; ".join(names[:_MAX_CLASH_NAMES])
+    more = len(names) - _MAX_CLASH_NAMES
+    return f"Clashes with: {shown}" + (f"; and {more} more" if more > 0 else "")
+
+
+def to_ics(bookmarks: Sequence[Bookmark], *, now: datetime | None = None) -> str:
+    """The calendar text of every bookmark that has a session start time."""
+    stamp = utc_stamp(now or datetime.now(UTC))
+    rival_map = clashes(bookmarks)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
+    lines.append("METHOD:PUBLISH")
+    for bm in bookmarks:
+        starts = parse_time(bm.starts_at)
+        if starts is None:
+            continue
+        ends = parse_time(bm.ends_at)
+        link = bm.openreview_url or bm.url
+        details = [bm.session, ", ".join(bm.authors), link]
+        if bm.paper_id in rival_map:
+            details.append(_clash_note(rival_map[bm.paper_id]))
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{event_uid(bm.paper_id)}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{utc_stamp(starts)}",
+        ]
+        if ends is not None and ends > starts:
+            lines.append(f"DTEND:{utc_stamp(ends)}")
+        lines.append(f"SUMMARY:{escape_text(bm.title or bm.paper_id)}")
+        if bm.session:
+            lines.append(f"LOCATION:{escape_text(bm.session)}")
+        lines.append(f"DESCRIPTION:{escape_text(chr(10).join(d for d in details if d))}")
+        if link.startswith(("https://", "http://")) and link.isprintable() and " " not in link:
+            lines.append(f"URL:{link}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "".join(fold(line) + "\r\n" for line in lines)

@@ -1,0 +1,291 @@
+"""The reading list: bookmarks in one SQLite file that nothing loses.
+
+WAL lets two app windows and a CLI call write the same file; every write runs in
+``BEGIN IMMEDIATE`` so a crash or a failed write leaves the last committed state;
+a busy timeout waits for another writer. ``PRAGMA user_version`` holds the schema
+version and :data:`MIGRATIONS` brings an older file up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
+
+from index_builder.model import Paper
+from index_builder.readinglist.bookmark import (
+    STATUSES,
+    Bookmark,
+    Status,
+    check_status,
+    merge_bookmarks,
+    merge_notes,
+    now_iso,
+)
+from index_builder.readinglist.database import (
+    COLUMNS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ErrorKind,
+    ReadingListError,
+    delete_bookmark,
+    open_database,
+    put_bookmark,
+    quarantine,
+    row_to_bookmark,
+    translate,
+)
+
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "Bookmark",
+    "ErrorKind",
+    "ReadingList",
+    "ReadingListError",
+    "SortOrder",
+    "Status",
+    "merge_notes",
+    "quarantine",
+]
+
+SortOrder = Literal["added", "title", "status", "time", "updated"]
+SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
+_SORT_SQL: dict[str, str] = {
+    "added": "added_at DESC, rowid DESC",
+    "title": "title COLLATE NOCASE, paper_id",
+    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
+    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
+    "updated": "updated_at DESC, paper_id",
+}
+_FIND = (
+    f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
+    " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
+    " ORDER BY paper_id LIMIT 1"
+)
+_ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
+
+
+class ReadingList:
+    """The SQLite store of bookmarks at ``path`` (created on first use).
+
+    Raises :class:`ReadingListError` when the file is not a readable database
+    (``kind == "corrupt"``: the caller may :func:`quarantine` it), is locked by
+    another process longer than ``timeout`` seconds, or was written by a newer
+    version. Safe to share between threads.
+    """
+
+    def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._ids: frozenset[str] | None = None
+        self._ids_version: tuple[int, int] = (-1, -1)
+        self._conn = open_database(self.path, timeout)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run a write in ``BEGIN IMMEDIATE``; commit on success, roll back on any error."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path, "write") from exc
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise translate(exc, self.path, "write") from exc
+                raise
+
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                cur = self._conn.execute(sql, params)
+                return list(cur.fetchall())
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path, "read") from exc
+
+    def _find(self, conn: sqlite3.Connection, keys: Iterable[str]) -> Bookmark | None:
+        wanted = json.dumps(sorted({k for k in keys if k}))
+        row = conn.execute(_FIND, (wanted, wanted)).fetchone()
+        return None if row is None else row_to_bookmark(row)
+
+    def get(self, id_or_alias: str) -> Bookmark | None:
+        """The bookmark stored under ``id_or_alias`` or having it as an alias."""
+        wanted = json.dumps([id_or_alias])
+        rows = self._read(_FIND, (wanted, wanted))
+        return row_to_bookmark(rows[0]) if rows else None
+
+    def find(self, paper: Paper) -> Bookmark | None:
+        """The bookmark of ``paper``, matched by its id or any alias on either side."""
+        wanted = json.dumps(sorted({paper.id, *paper.aliases}))
+        rows = self._read(_FIND, (wanted, wanted))
+        return row_to_bookmark(rows[0]) if rows else None
+
+    def is_bookmarked(self, id_or_alias: str) -> bool:
+        """True when ``id_or_alias`` is on the list (as an id or an alias)."""
+        return id_or_alias in self.ids()
+
+    def ids(self) -> frozenset[str]:
+        """Every id and alias on the list; cached until any connection commits a change."""
+        with self._lock:
+            try:
+                data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                raise translate(exc, self.path, "read") from exc
+            version = (data_version, self._conn.total_changes)
+            if self._ids is None or version != self._ids_version:
+                rows = self._read(_ALL_IDS)
+                self._ids, self._ids_version = frozenset(r[0] for r in rows), version
+            return self._ids
+
+    def add(self, paper: Paper) -> bool:
+        """Bookmark ``paper``; False (and its copy refreshed) when it already was."""
+        with self.transaction() as conn:
+            old = self._find(conn, [paper.id, *paper.aliases])
+            if old is None:
+                put_bookmark(conn, Bookmark.from_paper(paper))
+                return True
+            self._rekey(conn, old, paper)
+            return False
+
+    def _rekey(self, conn: sqlite3.Connection, old: Bookmark, paper: Paper) -> bool:
+        new = old.with_paper(paper)
+        if new == old:
+            return False
+        if new.paper_id != old.paper_id:
+            delete_bookmark(conn, old.paper_id)
+            # The paper may also have a bookmark under its new id: keep one, losing nothing.
+            twin = self._find(conn, [new.paper_id])
+            if twin is not None:
+                new = merge_bookmarks(twin, new)
+        put_bookmark(conn, new)
+        return True
+
+    def remove(self, id_or_alias: str) -> Bookmark | None:
+        """Remove the bookmark and return it (for :meth:`restore`), or None if absent."""
+        with self.transaction() as conn:
+            old = self._find(conn, [id_or_alias])
+            if old is not None:
+                delete_bookmark(conn, old.paper_id)
+            return old
+
+    def restore(self, bookmark: Bookmark) -> None:
+        """Put a removed bookmark back exactly as it was (undo)."""
+        with self.transaction() as conn:
+            put_bookmark(conn, bookmark)
+
+    def toggle(self, paper: Paper) -> bool:
+        """Add ``paper`` if absent, else remove it; True when it is now bookmarked."""
+        with self.transaction() as conn:
+            old = self._find(conn, [paper.id, *paper.aliases])
+            if old is None:
+                put_bookmark(conn, Bookmark.from_paper(paper))
+                return True
+            delete_bookmark(conn, old.paper_id)
+            return False
+
+    def _update(self, id_or_alias: str, change: Callable[[Bookmark], Bookmark]) -> Bookmark:
+        with self.transaction() as conn:
+            old = self._find(conn, [id_or_alias])
+            if old is None:
+                raise KeyError(id_or_alias)
+            new = replace(change(old), updated_at=now_iso())
+            put_bookmark(conn, new)
+            return new
+
+    def set_status(self, id_or_alias: str, status: str) -> Bookmark:
+        """Set the status; ``KeyError`` if not bookmarked, ``ValueError`` if unknown status."""
+        checked = check_status(status)
+        return self._update(id_or_alias, lambda b: replace(b, status=checked))
+
+    def set_note(self, id_or_alias: str, note: str) -> Bookmark:
+        """Replace the note; ``KeyError`` if not bookmarked."""
+        return self._update(id_or_alias, lambda b: replace(b, note=note))
+
+    def reconcile(self, papers: Iterable[Paper]) -> int:
+        """Re-key bookmarks stored under an alias of a current paper and refresh their copies.
+
+        Returns how many bookmarks changed.
+        """
+        changed = 0
+        with self.transaction() as conn:
+            for paper in papers:
+                old = self._find(conn, [paper.id, *paper.aliases])
+                if old is not None and self._rekey(conn, old, paper):
+                    changed += 1
+        return changed
+
+    def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
+        """Every bookmark (only those with ``status`` if given), in the ``sort`` order."""
+        if sort not in _SORT_SQL:
+            raise ValueError(f"unknown sort {sort!r}: use one of {', '.join(SORT_ORDERS)}")
+        where, params = "", []
+        if status is not None:
+            where, params = "WHERE status = ?", [check_status(status)]
+        sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {_SORT_SQL[sort]}"
+        rows = self._read(sql, params)
+        return [row_to_bookmark(r) for r in rows]
+
+    def __len__(self) -> int:
+        return int(self._read("SELECT count(*) FROM bookmarks")[0][0])
+
+    def merge(self, bookmarks: Iterable[Bookmark]) -> tuple[int, int]:
+        """Merge imported bookmarks in one transaction; return (added, updated).
+
+        A known paper keeps the status of whichever side was updated last and both
+        notes when they differ; aliases are united and the earlier ``added_at`` kept.
+        """
+        added = updated = 0
+        with self.transaction() as conn:
+            for theirs in bookmarks:
+                mine = self._find(conn, theirs.ids)
+                if mine is None:
+                    stamp = theirs.added_at or theirs.updated_at or now_iso()
+                    put_bookmark(
+                        conn,
+                        replace(theirs, added_at=stamp, updated_at=theirs.updated_at or stamp),
+                    )
+                    added += 1
+                    continue
+                merged = merge_bookmarks(mine, theirs)
+                if merged != mine:
+                    put_bookmark(conn, merged)
+                    updated += 1
+        return added, updated
+
+    def close(self) -> None:
+        """Close the database (further calls raise)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> ReadingList:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_or_recover(path: Path, *, timeout: float = 5.0) -> tuple[ReadingList, str | None]:
+    """Open the list; if the file is damaged, move it aside and start a new one.
+
+    Returns the store and, when a file was moved aside, a notice saying where it
+    went. Other errors (locked, newer schema, unwritable) are raised.
+    """
+    try:
+        return ReadingList(path, timeout=timeout), None
+    except ReadingListError as exc:
+        if exc.kind != "corrupt":
+            raise
+        moved = quarantine(path)
+        notice = f"{exc}; it was kept as {moved} and a new reading list was started"
+        return ReadingList(path, timeout=timeout), notice

@@ -1,0 +1,66 @@
+"""What the index stores for each paper, and how filter values are spelled (pure Python).
+
+The Whoosh schema in :mod:`index_builder.search.engine` indexes exactly the fields built here.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from index_builder.model import Paper
+from index_builder.search.facets import area
+from index_builder.search.words import VALUE_SEPARATOR, words
+
+PART_SEPARATOR = "\x1e"
+"""Separates the parts of the combined ``text`` field."""
+PART_BOOSTS = (3.0, 2.0, 1.0, 1.0, 1.0)
+"""Weights of title, authors, topic, institutions and abstract in the combined field."""
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def day_tokens(starts_at: str) -> list[str]:
+    """The ``day:`` values a session start matches, in the venue's local time.
+
+    ``2026-07-08T18:30:00-07:00`` -> ``2026-07-08``, ``07-08``, ``wed``, ``wednesday``.
+    """
+    try:
+        day = date.fromisoformat(starts_at[:10])
+    except ValueError:
+        return []
+    weekday = _WEEKDAYS[day.weekday()]
+    return [day.isoformat(), day.isoformat()[5:], weekday[:3], weekday]
+
+
+def normalize_day(value: str) -> str:
+    """A typed ``day:`` value as indexed (``Wed``/``WEDNESDAY`` -> ``wed``/``wednesday``)."""
+    return value.strip().lower()
+
+
+def paper_doc(paper: Paper) -> dict[str, str]:
+    """The field values indexed for ``paper`` (empty fields left out)."""
+    flags_is = [paper.kind]
+    if paper.spotlight and paper.kind != "spotlight":
+        flags_is.append("spotlight")
+    flags_has = [
+        name for name, on in (("abstract", paper.has_abstract), ("code", paper.has_code)) if on
+    ]
+    authors = VALUE_SEPARATOR.join(paper.authors)
+    institutions = VALUE_SEPARATOR.join(paper.institutions)
+    topic = paper.topic.replace("->", VALUE_SEPARATOR)
+    combined = (paper.title, authors, topic, institutions, paper.abstract)
+    doc = {
+        "id": paper.id,
+        "text": PART_SEPARATOR.join(combined),
+        "title": paper.title,
+        "author": authors,
+        "abstract": paper.abstract,
+        "topic": topic,
+        "area": " ".join(words(area(paper.topic))),
+        "institution": institutions,
+        "session": " ".join(words(paper.session)),
+        "is": " ".join(flags_is),
+        "has": " ".join(flags_has),
+        "day": " ".join(day_tokens(paper.starts_at)),
+    }
+    return {key: value for key, value in doc.items() if value}

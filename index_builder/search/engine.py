@@ -1,0 +1,158 @@
+"""Answering queries: :class:`SearchIndex`, the one entry point the app and CLI use.
+
+Modules that import Whoosh all have names starting with ``search``: this one (queries),
+:mod:`searchindex` (the index's life: build, open, rebuild), :mod:`searchschema`
+(schema and analyzers), :mod:`searchquery` (parsed query to Whoosh query, "did you
+mean") and :mod:`searchscore` (every match with its score, for exact totals). Query
+parsing, highlighting, facets, sort ranks and folder handling are pure Python.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+
+from index_builder.model import Hit, SearchResult, SortKey
+from index_builder.search.highlight import MatchTerms, spans
+from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
+from index_builder.search.scoring import FastScorer
+from index_builder.search.store import DAMAGE_ERRORS, DAMAGED_NOTICE, IndexStore
+from index_builder.search.syntax import Node, QuerySyntaxError, last_word_as_prefix, parse
+from index_builder.search.syntax import plain_words as plain_words_query
+from index_builder.search.whoosh_query import QueryBuilder, suggest, weighted_terms
+
+__all__ = ["DAMAGED_NOTICE", "CombinedTokenizer", "SearchIndex", "SearchTokenizer", "stem"]
+
+
+class SearchIndex(IndexStore):
+    """A Whoosh index of ``papers`` in ``index_dir``, tagged with the catalogue ``fingerprint``.
+
+    Thread-safe: one searcher is shared under a lock; a build writes elsewhere and only
+    takes the lock to swap the finished index in.
+    """
+
+    # -- searching --------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 200,
+        prefix: bool = False,
+        sort: SortKey = "relevance",
+        bookmarked: Collection[str] = (),
+        facets: bool = False,
+    ) -> SearchResult:
+        """Run ``query``; never raises on syntax (malformed queries are read as plain words)."""
+        started = time.perf_counter()
+        fallback = False
+        node: Node | None
+        try:
+            node = parse(query) if query.strip() else None
+        except QuerySyntaxError:
+            node, fallback = plain_words_query(query), True
+        if node is not None and prefix:
+            node = last_word_as_prefix(node, query)
+        if node is None:
+            return self._everything(query, limit, sort, facets, fallback, started)
+        self._ready()
+        try:
+            with self._lock:
+                return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
+        except DAMAGE_ERRORS:
+            self._recover()
+        with self._lock:
+            return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
+
+    def _run(
+        self,
+        query: str,
+        node: Node,
+        limit: int,
+        sort: SortKey,
+        bookmarked: Collection[str],
+        facets: bool,
+        fallback: bool,
+        started: float,
+    ) -> SearchResult:
+        searcher = self._current_searcher()
+        # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
+        marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
+        builder = QueryBuilder(searcher.reader(), self._vocab, marked)
+        built = builder.build(node)
+        if built is None:
+            return self._everything(query, limit, sort, facets, fallback, started)
+        # Every match with its score: the total is exact and the top N one heap pass.
+        matches = self._scorer.matches(built)
+        total = len(matches)
+        if sort == "relevance":
+            scored = FastScorer.top(matches, limit)
+        else:
+            scored = [(d, 0.0) for d in self._ranks.first(sort, matches.keys(), limit)]
+        terms = builder.terms
+        terms.surface = self._forms(terms.stems)
+        hits = tuple(self._hit(self._doc_paper[d], score, terms) for d, score in scored)
+        suggestion = None
+        if total <= 2:
+            reader = searcher.reader()
+            count = self._scorer.count
+            suggestion = suggest(reader, self._vocab, query, node, total, bookmarked, count)
+        return SearchResult(
+            query=query,
+            total=total,
+            hits=hits,
+            suggestion=suggestion,
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            fallback=fallback,
+            facets=self._ranks.facets(matches.keys()) if facets else {},
+        )
+
+    def _hit(self, index: int, score: float, terms: MatchTerms) -> Hit:
+        paper = self.papers[index]
+        return Hit(
+            paper=paper,
+            score=float(score),
+            title_spans=spans(paper.title, terms, stem),
+            abstract_spans=spans(paper.abstract, terms, stem),
+        )
+
+    def _everything(
+        self, query: str, limit: int, sort: SortKey, facets: bool, fallback: bool, started: float
+    ) -> SearchResult:
+        """Every paper, in catalogue order (or ``sort``), with no index needed."""
+        order = self._paper_ranks.order(sort)
+        hits = tuple(Hit(self.papers[i]) for i in order[: max(limit, 0)])
+        return SearchResult(
+            query=query,
+            total=len(self.papers),
+            hits=hits,
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            fallback=fallback,
+            facets=self._paper_ranks.facets(None) if facets else {},
+        )
+
+    def more_like_this(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:
+        """Papers that share the key terms of this paper's title and abstract (not itself)."""
+        index = self._by_id.get(paper_id)
+        if index is None:
+            return ()
+        paper = self.papers[index]
+        self._ready()
+        with self._lock:
+            searcher = self._current_searcher()
+            terms: list[tuple[str, float]] = []
+            terms += searcher.key_terms_from_text("title", paper.title, numterms=8)
+            if paper.abstract:
+                terms += searcher.key_terms_from_text("abstract", paper.abstract, numterms=12)
+            if not terms:
+                return ()
+            weights: dict[str, float] = {}
+            for term, weight in terms:
+                weights[term] = max(weights.get(term, 0.0), float(weight))
+            built = weighted_terms(weights, ("title", "abstract"))
+            own = self._paper_doc.get(index)
+            results = searcher.search(built, limit=limit + 1)
+            match = MatchTerms(stems=set(weights))
+            match.surface = self._forms(match.stems)
+            found = [(self._doc_paper[h.docnum], h.score) for h in results if h.docnum != own]
+            return tuple(self._hit(i, s, match) for i, s in found[:limit])

@@ -1,0 +1,170 @@
+"""The Whoosh schema and analyzers: everything that decides what the index holds.
+
+:func:`analysis_digest` hashes this module and the pure-Python modules it indexes with
+(:mod:`searchtext`, :mod:`searchdocs`, :mod:`vocabulary`), so a change of any of them
+rebuilds the index while a change of query-time code (ranking, counting, highlighting)
+does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from whoosh.analysis import Token, Tokenizer
+from whoosh.fields import ID, KEYWORD, TEXT, Schema
+from whoosh.lang.porter import stem as porter_stem
+
+from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
+from index_builder.search.words import POSITION_GAP, iter_words
+
+SCHEMA_VERSION = 3
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The Porter stem of a folded word, as the stemmed fields index it."""
+    return str(porter_stem(word))
+
+
+class SearchTokenizer(Tokenizer):
+    """Words of :func:`iter_words`, folded and optionally stemmed, in one pass.
+
+    One class instead of a tokenizer and three filters: indexing is Python-bound, and
+    every generator layer costs. Positions jump between the values of a multi-valued
+    field, so a phrase never matches across two authors.
+    """
+
+    def __init__(self, stemming: bool = False) -> None:
+        self.stemming = stemming
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        for pos, start, end, folded in iter_words(value):
+            token.text = stem(folded) if self.stemming else folded
+            token.boost = 1.0
+            token.stopped = False
+            if keeporiginal:
+                token.original = value[start:end]
+            if positions:
+                token.pos = start_pos + pos
+            if chars:
+                token.startchar = start_char + start
+                token.endchar = start_char + end
+            yield token
+
+
+class CombinedTokenizer(Tokenizer):
+    """The combined field: parts split by :data:`PART_SEPARATOR`, each with its weight.
+
+    A word of the title counts three times and an author's name twice, so one posting
+    list per word carries the BM25F field weights. A plain query word is one term
+    instead of an OR over five fields: far fewer matchers, and ANDs can skip ahead.
+    """
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        base, offset = start_pos, start_char
+        for part, boost in zip(value.split(PART_SEPARATOR), PART_BOOSTS, strict=False):
+            last = -1
+            for pos, start, end, folded in iter_words(part):
+                token.text = stem(folded)
+                token.boost = boost
+                token.stopped = False
+                if keeporiginal:
+                    token.original = part[start:end]
+                if positions:
+                    token.pos = base + pos
+                if chars:
+                    token.startchar, token.endchar = offset + start, offset + end
+                last = pos
+                yield token
+            base += last + 1 + POSITION_GAP
+            offset += len(part) + 1
+
+
+def make_schema() -> Any:
+    """The lean schema: only the paper id is stored; papers stay in memory."""
+    plain, stemmed = SearchTokenizer(False), SearchTokenizer(True)
+    fields: dict[str, Any] = {
+        "id": ID(stored=True),
+        "text": TEXT(analyzer=CombinedTokenizer(), phrase=False),
+        "title": TEXT(analyzer=stemmed, field_boost=3.0),
+        "author": TEXT(analyzer=plain, field_boost=2.0),
+        "abstract": TEXT(analyzer=stemmed),
+        "topic": TEXT(analyzer=plain),
+        "institution": TEXT(analyzer=plain),
+        "session": ID(),
+        "area": ID(),
+        "is": KEYWORD(scorable=False),
+        "has": KEYWORD(scorable=False),
+        "day": KEYWORD(scorable=False),
+    }
+    return Schema(**fields)
+
+
+@lru_cache(maxsize=1)
+def analysis_digest() -> str:
+    """A digest of the code that decides what is indexed, so a change of it rebuilds."""
+    import hashlib
+
+    from index_builder.search import documents as searchdocs
+    from index_builder.search import vocabulary
+    from index_builder.search import words as searchtext
+
+    digest = hashlib.sha256()
+    for source in (searchtext.__file__, searchdocs.__file__, vocabulary.__file__, __file__):
+        try:
+            digest.update(Path(str(source)).read_bytes())
+        except OSError:  # installed without sources: the schema version still applies
+            digest.update(str(source).encode())
+    return digest.hexdigest()[:16]
+
+
+WHOOSH_DISTRIBUTIONS = ("whoosh-reloaded", "whoosh-novo", "whoosh-ng", "whoosh")
+"""The forks that install the ``whoosh`` package (WHOOSH.md); their indexes may not cross."""
+
+
+@lru_cache(maxsize=1)
+def library_version() -> str:
+    """The Whoosh distribution and version, e.g. ``Whoosh-Reloaded 2.7.5``.
+
+    Asks for the known forks by name: ``packages_distributions()`` reads every
+    installed package's file list, about 100 ms of CPU at each start.
+    """
+    import whoosh
+
+    names = []
+    for dist in WHOOSH_DISTRIBUTIONS:
+        try:
+            names.append(metadata.distribution(dist).metadata["Name"])
+        except metadata.PackageNotFoundError:
+            continue
+    return f"{'+'.join(sorted(names)) or 'whoosh'} {whoosh.versionstring()}"

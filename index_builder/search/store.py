@@ -1,0 +1,275 @@
+"""The search index on disk: build, open, notice a swap, rebuild when stale or damaged.
+
+:class:`IndexStore` owns the Whoosh index and its searcher; :class:`SearchIndex` in
+:mod:`index_builder.search.engine` adds the queries. A build writes into a temporary folder and
+swaps it in (:mod:`indexfiles`), so a killed build never leaves a half-written index.
+"""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+import struct
+import threading
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.scoring import BM25F
+
+from index_builder.model import Paper
+from index_builder.search import folder as indexfiles
+from index_builder.search.documents import paper_doc
+from index_builder.search.highlight import StemForms
+from index_builder.search.ordering import Ranks
+from index_builder.search.schema import (
+    SCHEMA_VERSION,
+    analysis_digest,
+    library_version,
+    make_schema,
+    stem,
+)
+from index_builder.search.scoring import FastScorer
+from index_builder.search.vocabulary import Vocabulary
+
+Progress = Callable[[int, int], None]
+DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
+# What a damaged index raises while being read (not programming errors, which propagate).
+DAMAGE_ERRORS = (
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    IndexError,
+    zlib.error,
+    struct.error,
+    pickle.UnpicklingError,
+    whoosh_index.IndexError,
+)
+_MARKER_CHECK_S = 2.0
+
+
+class IndexStore:
+    """A Whoosh index of ``papers`` in ``index_dir``, tagged with the catalogue ``fingerprint``.
+
+    Subclassed by :class:`~index_builder.search.engine.SearchIndex`, which answers queries.
+
+    Thread-safe: one searcher is shared under a lock; a build writes elsewhere and only
+    takes the lock to swap the finished index in.
+    """
+
+    def __init__(self, index_dir: Path, papers: Sequence[Paper], fingerprint: str) -> None:
+        self.index_dir = Path(index_dir)
+        self.papers = tuple(papers)
+        self.fingerprint = fingerprint
+        self._by_id: dict[str, int] = {}
+        for i, paper in enumerate(self.papers):
+            for key in (paper.id, *paper.aliases):
+                self._by_id.setdefault(key, i)
+        self._lock = threading.RLock()
+        self._build_lock = threading.RLock()
+        self._ix: Any = None
+        self._searcher: Any = None
+        self._doc_paper: list[int] = []
+        self._paper_doc: dict[int, int] = {}
+        self._opened_marker: dict[str, Any] | None = None
+        self._marker_checked = 0.0
+        self._vocab = Vocabulary({})
+        self._forms = StemForms(self._vocab.sorted, stem)
+        self._paper_ranks = Ranks(self.papers, range(len(self.papers)))
+        self._ranks = self._paper_ranks
+        self._scorer: Any = None
+        self.notice: str | None = None
+        """The last notice from a rebuild done during a search (for the UI to show)."""
+
+    # -- freshness and building -------------------------------------------------------
+
+    def _expected_marker(self) -> dict[str, Any]:
+        return {
+            "fingerprint": self.fingerprint,
+            "schema_version": SCHEMA_VERSION,
+            "analysis": analysis_digest(),
+            "library": library_version(),
+        }
+
+    def is_fresh(self) -> bool:
+        """True when a complete index of these papers, schema and library is on disk."""
+        marker = indexfiles.read_marker(self.index_dir)
+        if marker is None or any(marker.get(k) != v for k, v in self._expected_marker().items()):
+            return False
+        return any(self.index_dir.glob("_MAIN_*.toc"))
+
+    def ensure(self, progress: Progress | None = None) -> str | None:
+        """Open the index, building it when missing or stale and rebuilding it when damaged.
+
+        Returns a notice for the user when the index had to be rebuilt because it was
+        damaged, else ``None``.
+        """
+        with self._build_lock:
+            if self._searcher is not None and self.is_fresh():
+                return None
+            indexfiles.clean_stale(self.index_dir)
+            if not self.is_fresh():
+                # A marker that is there but unreadable is damage, not a first build.
+                marker = self.index_dir / indexfiles.MARKER
+                damaged = marker.exists() and indexfiles.read_marker(self.index_dir) is None
+                self.build(progress)
+                return DAMAGED_NOTICE if damaged else None
+            try:
+                self._open()
+            except Exception:
+                self.build(progress)
+                return DAMAGED_NOTICE
+            return None
+
+    def build(self, progress: Progress | None = None) -> None:
+        """Build the index from scratch in a temporary folder and swap it into place."""
+        with self._build_lock:
+            indexfiles.clean_stale(self.index_dir)
+            tmp = indexfiles.new_temp_dir(self.index_dir)
+            try:
+                self._write(tmp, progress)
+                with self._lock:
+                    self._close()
+                    indexfiles.swap_in(tmp, self.index_dir)
+                    self._open()
+            finally:
+                if tmp.exists():
+                    shutil.rmtree(tmp, ignore_errors=True)
+
+    def _write(self, folder: Path, progress: Progress | None) -> None:
+        total = len(self.papers)
+        if progress:
+            progress(0, total)
+        ix = whoosh_index.create_in(str(folder), make_schema())
+        # Separate segment files, not one compound file: Whoosh copies a compound file into
+        # memory on opening (+300 MB at 50k papers); 64 MB of pool keeps a first run's peak
+        # RSS low at the same build speed (measured in tests/benchmarks).
+        writer = ix.writer(limitmb=64, procs=1, timeout=10.0, compound=False)
+        texts: list[str] = []
+        try:
+            for i, paper in enumerate(self.papers, 1):
+                doc = paper_doc(paper)
+                texts.append(doc.get("text", ""))
+                writer.add_document(**doc)
+                if progress and i % 250 == 0:
+                    progress(i, total)
+            writer.commit(optimize=True)
+        except BaseException:
+            writer.cancel()
+            raise
+        finally:
+            ix.close()
+        Vocabulary.from_texts(texts).save(folder)
+        marker = self._expected_marker()
+        marker["doc_count"] = total
+        marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        marker["files"] = indexfiles.file_sizes(folder)
+        indexfiles.write_marker(folder, marker)
+        if progress:
+            progress(total, total)
+
+    # -- opening ----------------------------------------------------------------------
+
+    def _open(self) -> None:
+        with self._lock:
+            self._close()
+            ix = whoosh_index.open_dir(str(self.index_dir))
+            try:
+                searcher = ix.searcher(weighting=BM25F())
+                self._map_docs(searcher)
+                marker = indexfiles.read_marker(self.index_dir) or {}
+                if marker.get("doc_count") != len(self.papers):
+                    raise ValueError("the build marker disagrees with the index")
+                if not indexfiles.sizes_match(self.index_dir, marker.get("files")):
+                    raise ValueError("index files changed since the build")
+                self._vocab = Vocabulary.load(self.index_dir)
+                self._forms = StemForms(self._vocab.sorted, stem)
+            except BaseException:
+                ix.close()
+                raise
+            self._ix, self._searcher = ix, searcher
+            # Decoded postings belong to this searcher: a new index starts an empty cache.
+            self._scorer = FastScorer(searcher)
+            self._ranks = Ranks(self.papers, self._doc_paper)
+            self._opened_marker = indexfiles.read_marker(self.index_dir)
+            self._marker_checked = time.monotonic()
+
+    def _map_docs(self, searcher: Any) -> None:
+        """Map document numbers to papers; built in paper order, so usually the identity."""
+        reader = searcher.reader()
+        count = reader.doc_count_all()
+        if count != len(self.papers):
+            raise ValueError("index holds a different number of papers")
+        probes = sorted({0, count // 2, count - 1}) if count else []
+        if all(reader.stored_fields(d).get("id") == self.papers[d].id for d in probes):
+            self._doc_paper = list(range(count))
+        else:
+            ids = [fields.get("id", "") for fields in reader.all_stored_fields()]
+            if any(i not in self._by_id for i in ids):
+                raise ValueError("index holds papers that are not in the catalogue")
+            self._doc_paper = [self._by_id[i] for i in ids]
+        self._paper_doc = {p: d for d, p in enumerate(self._doc_paper)}
+
+    def _close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+            if self._ix is not None:
+                self._ix.close()
+            self._searcher = self._ix = self._scorer = None
+
+    def close(self) -> None:
+        """Release the searcher and the index files."""
+        self._close()
+
+    def _ready(self) -> None:
+        """Open (or build) the index before taking the search lock.
+
+        Lock order is always build lock, then search lock: a search never waits for a
+        build while holding the search lock, which the build needs to swap its index in.
+        """
+        if self._searcher is None:
+            notice = self.ensure()
+            if notice:
+                self.notice = notice
+
+    def _current_searcher(self) -> Any:
+        """The open searcher (call with the search lock held).
+
+        When another process swapped in a new index, it is reopened: the old files are
+        gone from the folder, so ``refresh()`` would keep reading the replaced index.
+        """
+        now = time.monotonic()
+        if self._searcher is not None and now - self._marker_checked > _MARKER_CHECK_S:
+            self._marker_checked = now
+            if indexfiles.read_marker(self.index_dir) != self._opened_marker and self.is_fresh():
+                self._open()
+        if self._searcher is None:
+            raise ValueError("the search index is not open")
+        return self._searcher
+
+    def _recover(self) -> None:
+        """Rebuild after the index failed while being read."""
+        self._close()
+        self.build()
+        self.notice = DAMAGED_NOTICE
+
+    def state(self) -> dict[str, Any]:
+        """What ``doctor`` shows: where the index is, whether it is fresh, its size."""
+        marker = indexfiles.read_marker(self.index_dir) or {}
+        return {
+            "path": str(self.index_dir),
+            "exists": self.index_dir.is_dir() and any(self.index_dir.glob("_MAIN_*.toc")),
+            "fresh": self.is_fresh(),
+            "doc_count": marker.get("doc_count"),
+            "built_at": marker.get("built_at"),
+            "size_bytes": indexfiles.folder_size(self.index_dir),
+            "library": library_version(),
+            "index_library": marker.get("library"),
+            "schema_version": marker.get("schema_version"),
+        }

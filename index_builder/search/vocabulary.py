@@ -1,0 +1,105 @@
+"""The unstemmed words of the papers, with document frequencies (pure Python).
+
+Prefix (``watermark*``), fuzzy (``word~``) and "did you mean" need the words as written,
+but the combined field, titles and abstracts are stored as stems. Keeping the unstemmed
+words in a side file written with the index is cheaper than a second unstemmed field in
+Whoosh (every posting costs at build time).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from index_builder.search.words import words
+
+VOCAB_FILE = "paperscope-vocabulary.json"
+
+# Function words are never what a typed prefix means ("t" is not "the"), and they are the
+# longest posting lists: leaving them out of expansions keeps typing fast.
+_FUNCTION_WORDS = """a an and are as at be by can do for from has have in into is it its of on
+or our than that the their these this to towards via we when which while with without"""
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of ``a`` and ``b`` with adjacent swaps; ``limit + 1`` when larger."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+class Vocabulary:
+    """Words and how many papers use each, with prefix and near-word look-ups."""
+
+    def __init__(self, freq: dict[str, int]) -> None:
+        self.freq = freq
+        self.sorted = sorted(freq)
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
+        """Count each folded word once per text."""
+        counts: Counter[str] = Counter()
+        for text in texts:
+            counts.update(set(words(text)))
+        return cls(dict(counts))
+
+    def save(self, folder: Path) -> None:
+        """Write the vocabulary into ``folder`` (temp file, then ``os.replace``)."""
+        tmp = folder / f".{VOCAB_FILE}.tmp"
+        tmp.write_text(json.dumps(self.freq, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, folder / VOCAB_FILE)
+
+    @classmethod
+    def load(cls, folder: Path) -> Vocabulary:
+        """Read the vocabulary written by :meth:`save`; raises on a missing or bad file."""
+        data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("vocabulary is not a mapping")
+        return cls({str(k): int(v) for k, v in data.items()})
+
+    def df(self, word: str) -> int:
+        """How many papers use ``word``."""
+        return self.freq.get(word, 0)
+
+    def expand(self, prefix: str, cap: int) -> tuple[list[str], bool]:
+        """The ``cap`` most frequent words starting with ``prefix``, and whether there are more."""
+        start = bisect_left(self.sorted, prefix)
+        end = bisect_left(self.sorted, prefix + "\U0010ffff", lo=start)
+        found = [w for w in self.sorted[start:end] if w not in FUNCTION_WORDS or w == prefix]
+        if len(found) <= cap:
+            return found, False
+        found = sorted(found, key=lambda w: (-self.freq[w], w))[:cap]
+        return found, True
+
+    def near(self, word: str, maxdist: int) -> list[tuple[int, str]]:
+        """``(distance, word)`` for words within ``maxdist`` edits sharing the first letter."""
+        if not word:
+            return []
+        found: list[tuple[int, str]] = []
+        lo, hi = len(word) - maxdist, len(word) + maxdist
+        start = bisect_left(self.sorted, word[0])
+        for term in self.sorted[start:]:
+            if not term.startswith(word[0]):
+                break
+            if lo <= len(term) <= hi:
+                dist = edit_distance(word, term, maxdist)
+                if dist <= maxdist:
+                    found.append((dist, term))
+        return found

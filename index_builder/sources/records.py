@@ -1,0 +1,230 @@
+"""Paper records of the user's structured files (JSON, JSONL, BibTeX), before merging.
+
+A :class:`PaperRecord` is what one entry of such a file says about a paper:
+raw (LaTeX) title and abstract, authors, links and, for PaperScope's own
+``dump`` output, the table fields and event id. :func:`record_from_json` reads
+one JSON object, accepting the usual spellings of each field; the BibTeX reader
+builds records itself. How records join the catalogue is decided in
+:mod:`index_builder.catalogue.merge_records`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from index_builder.text import render as text
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NON_WORD = re.compile(r"[\W_]+")
+MAX_ID_CHARS = 64
+"""A declared id longer than this is not an id worth keeping as an alias."""
+
+
+class RecordError(ValueError):
+    """One record of a file that cannot be used (it is skipped and counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaperRecord:
+    """What one entry of a JSON, JSONL or BibTeX file says about a paper.
+
+    ``title`` and ``abstract`` are raw text (``""`` when absent; a title marked
+    as derived is dropped). ``ids`` are the ids the file declares for the paper
+    (its ``id``, ``paper_id`` and ``aliases``), kept as aliases so bookmarks resolve.
+    """
+
+    file: str
+    position: int
+    title: str = ""
+    abstract: str = ""
+    authors: tuple[str, ...] = ()
+    institutions: tuple[str, ...] = ()
+    topic: str = ""
+    decision: str = ""
+    session: str = ""
+    starts_at: str = ""
+    ends_at: str = ""
+    url: str = ""
+    openreview_url: str = ""
+    code_urls: tuple[str, ...] = ()
+    oral: bool = False
+    spotlight: bool = False
+    event_id: int | None = None
+    ids: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> str:
+        """``FILE:POSITION`` as shown in a paper's ``sources``."""
+        return f"{self.file}:{self.position}"
+
+
+def clean(value: str) -> str:
+    """Text with lone surrogates (possible in JSON escapes) replaced, so it encodes as UTF-8."""
+    return _SURROGATE.sub("\ufffd", value).strip()
+
+
+def normalized(raw: str) -> str:
+    """The text used to recognise the same abstract twice: NFKC, spaces collapsed, lowercase."""
+    return " ".join(unicodedata.normalize("NFKC", raw).split()).lower()
+
+
+def abstract_id(raw: str, length: int = 10) -> str:
+    """The stable id of an abstract that stands alone: ``a`` + hex of its normalized text."""
+    return "a" + hashlib.sha256(normalized(raw).encode("utf-8")).hexdigest()[:length]
+
+
+@lru_cache(maxsize=1 << 16)
+def title_key(raw: str) -> str:
+    """A title reduced for exact matching: rendered, NFKC, accents folded, case and punctuation out.
+
+    ``{P}ro{E}val: a {\\"U}ber--Test`` and ``ProEval - A Über Test`` give the same key.
+    """
+    display = unicodedata.normalize("NFKC", text.fold(text.render(clean(raw))))
+    return " ".join(_NON_WORD.sub(" ", display.casefold()).split())
+
+
+def title_id(raw: str, length: int = 10) -> str:
+    """The stable id of a titled paper without abstract or row: ``b`` + hex of its title key."""
+    return "b" + hashlib.sha256(title_key(raw).encode("utf-8")).hexdigest()[:length]
+
+
+def split_people(value: str) -> tuple[str, ...]:
+    """Names from one string: ``A; B``, ``A and B``, ``A, B and C`` or ``Last, First and ...``.
+
+    Semicolons win; otherwise `` and `` separates names, and a comma inside each
+    part is read BibTeX-style (``Last, First``) only when every part has exactly
+    one comma; otherwise commas separate names too (a lone ``"Smith, John"`` is one name).
+    """
+    value = clean(value)
+    if ";" in value:
+        parts = value.split(";")
+    else:
+        parts = re.split(r"\s+and\s+", value)
+        commas = [p.count(",") for p in parts]
+        if all(c == 1 for c in commas) and (len(parts) > 1 or _inverted(parts[0])):
+            parts = [" ".join(reversed([s.strip() for s in p.split(",")])) for p in parts]
+        elif any(commas):
+            parts = [s for p in parts for s in p.split(",")]
+    names = (" ".join(p.split()) for p in parts)
+    return tuple(text.render(n) if "\\" in n or "{" in n else n for n in names if n)
+
+
+def _inverted(name: str) -> bool:
+    """True for ``"Smith, John"`` (one name inverted), not ``"Alice Smith, Bob Jones"``."""
+    last, _, first = name.partition(",")
+    return (
+        len(last.split()) <= 3
+        and len(first.split()) <= 3
+        and not (len(last.split()) > 1 and len(first.split()) > 1)
+    )
+
+
+def _string(data: dict[str, Any], *keys: str) -> str:
+    """The first non-empty string among ``keys``; a number is written out; others are errors."""
+    for key in keys:
+        value = data.get(key)
+        if value is None or value == "":
+            continue
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise RecordError(f"field {key!r} is not text")
+        return clean(str(value))
+    return ""
+
+
+def _names(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    """A list of names: a JSON list of strings (or of ``{"name": ...}``) or one string."""
+    value = data.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return split_people(value)
+    if not isinstance(value, list):
+        raise RecordError(f"field {key!r} is neither a list nor text")
+    out = []
+    for item in value:
+        if isinstance(item, dict):
+            item = item.get("name") or " ".join(
+                str(item.get(k, "")) for k in ("given", "family") if item.get(k)
+            )
+        if not isinstance(item, str):
+            raise RecordError(f"field {key!r} holds a non-text item")
+        if clean(item):
+            out.append(" ".join(clean(item).split()))
+    return tuple(out)
+
+
+def _links(data: dict[str, Any], *keys: str) -> tuple[str, ...]:
+    """URLs from fields holding a string or a list of strings."""
+    out: list[str] = []
+    for key in keys:
+        value = data.get(key)
+        items = value if isinstance(value, list) else [value]
+        out.extend(clean(v) for v in items if isinstance(v, str) and clean(v))
+    return tuple(dict.fromkeys(out))
+
+
+def _event_id(value: Any) -> int | None:
+    """An event id from an integer or a string of digits; anything else is no id."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 12:
+        return int(value.strip())
+    return None
+
+
+def _ids(data: dict[str, Any]) -> tuple[str, ...]:
+    """The ids a record declares: ``id``, ``paper_id`` and the ``aliases`` list."""
+    values: list[Any] = [data.get("id"), data.get("paper_id")]
+    aliases = data.get("aliases")
+    values.extend(aliases if isinstance(aliases, list) else [])
+    out = (clean(str(v)) for v in values if isinstance(v, str | int) and not isinstance(v, bool))
+    return tuple(dict.fromkeys(v for v in out if v and len(v) <= MAX_ID_CHARS))
+
+
+def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
+    """One JSON object as a record; raises :class:`RecordError` when it is unusable.
+
+    Accepted fields: ``title`` (``title_raw`` preferred, ignored when
+    ``title_derived`` is true), ``abstract`` (``abstract_raw`` preferred),
+    ``authors``/``author``, ``institutions``, ``url``, ``openreview``/
+    ``openreview_url``, ``paper_url`` (OpenReview if it points there, else the
+    page), ``pdf``, ``code``/``code_url``/``code_urls``, ``topic``, ``decision``,
+    ``session``, ``starts_at``/``ends_at``, ``oral``, ``spotlight``, ``event_id``.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("not an object")
+    data = {str(k).strip().lower(): v for k, v in data.items()}
+    title = "" if data.get("title_derived") is True else _string(data, "title_raw", "title")
+    abstract = _string(data, "abstract_raw", "abstract", "summary")
+    if not title and not abstract:
+        raise RecordError("no title and no abstract")
+    paper_url = _string(data, "paper_url")
+    openreview = _string(data, "openreview_url", "openreview")
+    if not openreview and "openreview.net" in paper_url:
+        openreview, paper_url = paper_url, ""
+    decision = _string(data, "decision")
+    return PaperRecord(
+        file=file,
+        position=position,
+        title=title,
+        abstract=abstract,
+        authors=_names(data, "authors") or _names(data, "author"),
+        institutions=_names(data, "institutions"),
+        topic=_string(data, "topic"),
+        decision=decision,
+        session=_string(data, "session"),
+        starts_at=_string(data, "starts_at", "starttime"),
+        ends_at=_string(data, "ends_at", "endtime"),
+        url=_string(data, "url") or paper_url or _string(data, "pdf", "pdf_url"),
+        openreview_url=openreview,
+        code_urls=_links(data, "code_urls", "code_url", "code"),
+        oral=data.get("oral") is True,
+        spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
+        event_id=_event_id(data.get("event_id")) if title else None,
+        ids=_ids(data),
+    )

@@ -1,0 +1,71 @@
+"""What the source readers hand on: table rows, abstract entries, and each file's data.
+
+Imports only :mod:`index_builder.model` and the records of structured files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from index_builder.model import SourceProblem
+from index_builder.sources.records import PaperRecord
+
+
+class SourceError(Exception):
+    """A file that is a known format but cannot be read; the message names the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One row of the paper table, as written (strings, ``""`` when empty)."""
+
+    event_id: int
+    event_type: str
+    title: str
+    decision: str = ""
+    topic: str = ""
+    session: str = ""
+    starts_at: str = ""
+    ends_at: str = ""
+    url: str = ""
+    openreview_url: str = ""
+    authors: tuple[str, ...] = ()
+    institutions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractEntry:
+    """One abstract of a list: its text and where it was found (1-based position)."""
+
+    file: str
+    position: int
+    text: str
+
+    @property
+    def source(self) -> str:
+        """``FILE:POSITION`` as shown in a paper's ``sources``."""
+        return f"{self.file}:{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A decoded source file handed to the readers."""
+
+    path: Path
+    text: str
+
+
+@dataclass(slots=True)
+class SourceData:
+    """What one file contributed, with any non-fatal problems met while reading it."""
+
+    path: Path
+    rows: list[TableRow] = field(default_factory=list)
+    abstracts: list[AbstractEntry] = field(default_factory=list)
+    problems: list[SourceProblem] = field(default_factory=list)
+    records: list[PaperRecord] = field(default_factory=list)
+
+
+Reader = Callable[[SourceText], SourceData | None]

@@ -1,0 +1,191 @@
+"""Display text: LaTeX and Markdown to Unicode, links, terminal safety, folding.
+
+`render` turns an abstract or title as written by its authors into readable
+Unicode. It never raises and never loses prose: links and code spans are set
+aside first, math spans are rendered one by one with pylatexenc, Markdown
+emphasis is removed, then the text around them goes through pylatexenc; any
+piece that fails or drops a word is redone by a plain regex cleanup.
+An unescaped ``%`` is a percent sign (abstracts are not LaTeX files).
+A Markdown or ``\\href`` link shows as ``label (url)`` so the address stays
+visible; ``[url](url)`` shows once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from index_builder.text import latex, links
+from index_builder.text.safe import fold, safe
+
+__all__ = ["extract_code_urls", "extract_urls", "fold", "render", "safe"]
+
+# Placeholders for set-aside pieces: one char each from Supplementary PUA-A.
+_PH0 = 0xF0000
+_PH = re.compile("[\U000f0000-\U000ffffd]")
+_FAST = re.compile(r"[\\$*_`~{}\[\"]|--|''")
+_PARAGRAPH = re.compile(r"\n[ \t\f\v]*\n\s*")
+_MATH = re.compile(
+    r"\$\$(.{1,1000}?)\$\$|\\\((.{1,1000}?)\\\)|\\\[(.{1,1000}?)\\\]"
+    r"|(?<!\\)\$((?:\\.|[^$\\]){1,1000})\$(?!\d)"
+)
+_ESCAPED = re.compile(r"\\.|%", re.S)
+# What only pylatexenc handles once links, code, math and emphasis are set aside:
+# macros, groups, ties, dollars and TeX dashes/quotes. Text without any is left as is.
+_NEEDS_LATEX = re.compile(r"[\\{}~$]|--|''|``")
+_QUOTE1 = re.compile(r"(?<!`)`(?=[^`'\s])([^`'\n]{0,200}?)'(?![A-Za-z])")
+_QUOTE2 = re.compile(r"(?<![\w\"'])(?:\"|'')(?=\w)([^\"\n]{0,300}?)''")
+_CODE = re.compile(r"(?<!`)`(?!`)([^`\n]+?)(?<!`)`(?!`)")
+_WORD = re.compile(r"[a-z0-9]+")
+_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’–—"
+LONG_TEXT = 30_000
+"""Texts longer than this (no real abstract comes close) get the plain regex cleanup only:
+pylatexenc costs tens of microseconds a character, so a 1 MB abstract took 20 s to load."""
+
+
+def render(raw: str) -> str:
+    """Readable Unicode for a title or abstract written in LaTeX/Markdown."""
+    try:
+        text = _PH.sub("", raw.replace("\r\n", "\n").replace("\r", "\n"))
+        if not _FAST.search(text):
+            return _squeeze(text)
+        if len(text) > LONG_TEXT:
+            return _squeeze(latex.plain_latex(text))
+        parts = (_paragraph(p) for p in _PARAGRAPH.split(text.strip()))
+        return "\n".join(p for p in parts if p)
+    except Exception:  # a paper must never be lost to a rendering error
+        return _squeeze(latex.plain_latex(raw))
+
+
+def _squeeze(text: str) -> str:
+    """Whitespace runs to one space; paragraph breaks to one newline."""
+    parts = (" ".join(p.split()) for p in _PARAGRAPH.split(text))
+    return "\n".join(p for p in parts if p)
+
+
+class _Pieces:
+    """Set-aside pieces of one paragraph, each standing in as one char."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, final_text: str) -> str:
+        self.items.append(final_text)
+        return chr(_PH0 + len(self.items) - 1)
+
+    def restore(self, text: str) -> str:
+        def back(match: re.Match[str]) -> str:
+            index = ord(match.group(0)) - _PH0
+            return self.restore(self.items[index]) if index < len(self.items) else ""
+
+        return _PH.sub(back, text)
+
+
+def _paragraph(text: str) -> str:
+    """Render one paragraph (no blank lines inside)."""
+    pieces = _Pieces()
+
+    def link(original: str, url: str, label: str) -> str:
+        label = label.strip()
+        bare = links.BARE_URL.fullmatch(original)
+        shown = pieces.add(re.sub(r"\\([_%#&~])", r"\1", original) if bare else url)
+        if not label or links.clean_url(label) == url:
+            return shown
+        return f"{label} ({shown})"
+
+    text = links.scan(text, link)
+    text = _QUOTE1.sub("‘\\1’", text)
+    text = _QUOTE2.sub("“\\1”", text)
+    text = _CODE.sub(lambda m: pieces.add(m.group(1)), text)
+    text = _MATH.sub(lambda m: pieces.add(_math(next(g for g in m.groups() if g))), text)
+    text = _emphasis(text)
+    if not _NEEDS_LATEX.search(text):
+        return _squeeze(pieces.restore(text))
+    text = re.sub(r"(?<!\\)\$", r"\\$", text)
+    return _squeeze(pieces.restore(_checked(text, latex.latex_text)))
+
+
+def _math(source: str) -> str:
+    """One math span (without its delimiters) as Unicode."""
+    return _checked(source, latex.latex_math)
+
+
+def _checked(source: str, render_fn: Callable[[str], str]) -> str:
+    """Render with pylatexenc; fall back to plain cleanup if it fails or drops words."""
+    prepared = _balance(
+        _ESCAPED.sub(lambda m: m.group(0) if len(m.group(0)) == 2 else "\\%", source)
+    )
+    try:
+        out = render_fn(prepared)
+    except Exception:
+        return latex.plain_latex(prepared)
+    if _keeps_words(prepared, out):
+        return out
+    return latex.plain_latex(prepared)
+
+
+def _balance(source: str) -> str:
+    """Drop stray ``}``; close ``{`` left open at the end."""
+    depth = 0
+    out: list[str] = []
+    for token in re.findall(r"\\.|[{}]|[^\\{}]+|\\", source, re.S):
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            if depth == 0:
+                continue
+            depth -= 1
+        out.append(token)
+    return "".join(out) + "}" * depth
+
+
+def _keeps_words(source: str, out: str) -> bool:
+    """Every word of the source (macro names aside) appears in the output."""
+    source = re.sub(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+", " ", source)
+    haystack = "".join(_WORD.findall(fold(out).lower()))
+    return all(word in haystack for word in _WORD.findall(fold(source).lower()))
+
+
+def _emphasis_pattern(marker: str) -> re.Pattern[str]:
+    # Bounded spans keep a paragraph full of unmatched markers linear.
+    m, c = re.escape(marker), re.escape(marker[0])
+    return re.compile(rf"(?<![{c}\\])({m})(?![{c}\s])(.{{1,{_SPAN}}}?)(?<![{c}\s\\]){m}(?!{c})")
+
+
+_SPAN = 1000
+_EMPHASIS = [_emphasis_pattern(marker) for marker in ("***", "**", "*", "__", "_")]
+
+
+def _emphasis(text: str) -> str:
+    """Remove Markdown ``*``/``_`` emphasis markers that CommonMark would honour."""
+    for pattern in _EMPHASIS:
+        text = pattern.sub(_unmark, text)
+    return text
+
+
+def _unmark(match: re.Match[str]) -> str:
+    """The inner text when the delimiters are properly flanking, else unchanged."""
+    text, (start, end) = match.string, match.span()
+    marker, inner = match.group(1), match.group(2)
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    opens_ok = not (inner[0] in _PUNCT and not (before.isspace() or before in _PUNCT))
+    closes_ok = not (inner[-1] in _PUNCT and not (after.isspace() or after in _PUNCT))
+    if marker[0] == "_":
+        word_edge = not before.isalnum() and not after.isalnum()
+        if not word_edge or (marker == "__" and " " not in inner):
+            return match.group(0)
+    return inner if opens_ok and closes_ok else match.group(0)
+
+
+def extract_urls(raw: str) -> tuple[str, ...]:
+    """Every http(s) link in `raw` (plain, ``\\url``, ``\\href``, Markdown), in order."""
+    try:
+        return links.find_urls(raw)
+    except Exception:
+        return ()
+
+
+def extract_code_urls(raw: str) -> tuple[str, ...]:
+    """The links of `raw` that point at code: GitHub, GitLab, Hugging Face, ..."""
+    return tuple(url for url in extract_urls(raw) if links.is_code_url(url))

@@ -1,0 +1,59 @@
+"""Text made safe for a terminal, and folded for search: no LaTeX, cheap to import.
+
+Kept apart from :mod:`index_builder.text.render` (which loads pylatexenc) because the TUI
+and the command line need these on the way to their first output.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["fold", "safe"]
+
+_ESCAPE_SEQ = re.compile(
+    r"[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC strings
+    r"|[\x9d\x90\x98\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # their 8-bit forms
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b[ -/]*[0-~]",  # other escapes (charset selection, ESC c, ...)
+    re.S,
+)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe(text: str) -> str:
+    """`text` made inert for a terminal: no escape sequences, controls or bidi overrides."""
+    return _CONTROL.sub("", _ESCAPE_SEQ.sub("", text))
+
+
+_FOLD_EXTRA = str.maketrans(
+    {
+        "ß": "ss",
+        "ẞ": "SS",
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "ı": "i",
+        "ħ": "h",
+        **dict.fromkeys("‐‑‒–—―−﹘﹣－", "-"),
+        **dict.fromkeys("‘’‚‛′", "'"),
+        **dict.fromkeys("“”„‟″«»", '"'),
+    }
+)
+
+
+def fold(text: str) -> str:
+    """Accent, dash and quote folding for search: "Wang–Landau é" → "Wang-Landau e"."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_FOLD_EXTRA)

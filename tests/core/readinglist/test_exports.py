@@ -1,0 +1,354 @@
+"""Reading-list exports parsed back, formula neutralisation, clashes and the JSON import."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index_builder.atomic import write_atomic
+from index_builder.model import Paper
+from index_builder.paths import bundled_sources
+from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.exports import (
+    CSV_COLUMNS,
+    default_export_path,
+    export,
+    neutralise_cell,
+    read_json,
+    to_csv,
+    to_ics,
+    to_markdown,
+)
+from index_builder.readinglist.ics import clean_ics_text, escape_text, event_uid, fold
+from index_builder.readinglist.schedule import clashes, group_sessions
+from index_builder.readinglist.store import ReadingList
+
+NOW = datetime(2026, 12, 2, 19, 30, tzinfo=UTC)
+
+
+@cache
+def csv_papers() -> dict[str, Paper]:
+    """Every row of the bundled table as a Paper keyed by ``e<event_id>`` (orals too)."""
+    table = bundled_sources()[0]
+    out: dict[str, Paper] = {}
+    with table.open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            pid = f"e{row['event_id']}"
+            out[pid] = Paper(
+                id=pid,
+                title=row["title"],
+                title_raw=row["title"],
+                authors=tuple(a.strip() for a in row["authors"].split(";") if a.strip()),
+                oral=row["event_type"] == "Oral",
+                session=row["session"],
+                starts_at=row["starttime"],
+                ends_at=row["endtime"],
+                url=row["url"],
+                openreview_url=row["paper_url"],
+                event_id=int(row["event_id"]),
+            )
+    return out
+
+
+def marks(*ids: str) -> list[Bookmark]:
+    """Bookmarks of bundled papers, in the order given."""
+    papers = csv_papers()
+    return [Bookmark.from_paper(papers[i], at="2026-12-01T10:00:00.000Z") for i in ids]
+
+
+def oral_at(hhmm: str) -> str:
+    """The id of an oral on 6 July starting at ``hhmm`` local time."""
+    for pid, p in csv_papers().items():
+        if p.oral and p.starts_at == f"2026-07-06T{hhmm}:00-07:00":
+            return pid
+    raise LookupError(hhmm)
+
+
+def test_bundled_rows_are_read() -> None:
+    papers = csv_papers()
+    assert len(papers) == 6628 + 168
+    assert papers["e62850"].authors[0] == "Yizheng Huang"
+
+
+# --- .ics -----------------------------------------------------------------------------------
+
+
+def test_ics_parses_field_by_field() -> None:
+    icalendar = pytest.importorskip("icalendar")
+    bms = marks("e64356", "e62850")  # a Poster Session 4 paper with '&'; ProEval has no time
+    text = to_ics(bms, now=NOW)
+    assert "\r\n" in text and "\n" not in text.replace("\r\n", "")
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    assert "DTSTART:20260708T053000Z\r\n" in text  # 2026-07-07T22:30 at -07:00
+    cal = icalendar.Calendar.from_ical(text)
+    events = list(cal.walk("VEVENT"))
+    assert len(events) == 1  # ProEval has no session time
+    ev = events[0]
+    paper = csv_papers()["e64356"]
+    assert str(ev["SUMMARY"]) == paper.title
+    assert ev["DTSTART"].dt == datetime(2026, 7, 8, 5, 30, tzinfo=UTC)
+    assert ev["DTEND"].dt == datetime(2026, 7, 8, 7, 15, tzinfo=UTC)
+    assert ev["DTSTAMP"].dt == NOW
+    assert str(ev["LOCATION"]) == "Poster Session 4"
+    assert paper.openreview_url in str(ev["DESCRIPTION"])
+    assert str(ev["URL"]) == paper.openreview_url
+    assert str(ev["UID"]) == event_uid("e64356")
+    assert "Clashes" not in str(ev["DESCRIPTION"])
+
+
+def test_ics_utc_conversion_example() -> None:
+    bm = Bookmark(paper_id="x", title="t", starts_at="2026-07-07T18:30:00-07:00")
+    assert "DTSTART:20260708T013000Z\r\n" in to_ics([bm], now=NOW)
+
+
+def test_ics_marks_clashes_and_keeps_uids_stable() -> None:
+    icalendar = pytest.importorskip("icalendar")
+    oral = oral_at("18:45")  # overlaps Poster Session 1 (18:30-20:15)
+    bms = marks("e63900", "e63329", oral)  # two posters of session 1 and the oral
+    first, second = to_ics(bms, now=NOW), to_ics(list(reversed(bms)), now=NOW)
+    uids = {str(e["UID"]) for e in icalendar.Calendar.from_ical(first).walk("VEVENT")}
+    assert uids == {str(e["UID"]) for e in icalendar.Calendar.from_ical(second).walk("VEVENT")}
+    assert len(uids) == 3
+    desc = {
+        str(e["UID"]): str(e["DESCRIPTION"])
+        for e in icalendar.Calendar.from_ical(first).walk("VEVENT")
+    }
+    oral_title = csv_papers()[oral].title
+    assert f"Clashes with: {oral_title}" in desc[event_uid("e63900")]
+    assert csv_papers()["e63329"].title not in desc[event_uid("e63900")]  # same session
+    assert "Clashes with:" in desc[event_uid(oral)]
+
+
+def test_ics_escaping_and_folding_round_trip() -> None:
+    icalendar = pytest.importorskip("icalendar")
+    title = "Commas, semis; back\\slash\nnewline — " + "é漢字🙂" * 30
+    bm = Bookmark(
+        paper_id="h", title=title, session="S; 1, A", starts_at="2026-07-06T18:30:00-07:00"
+    )
+    text = to_ics([bm], now=NOW)
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
+    assert str(ev["SUMMARY"]) == title
+    assert str(ev["LOCATION"]) == "S; 1, A"
+    assert escape_text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
+    long = "X" * 200
+    assert fold(long).replace("\r\n ", "") == long
+
+
+# --- clashes and sessions -------------------------------------------------------------------
+
+
+def test_clash_rules() -> None:
+    oral = oral_at("18:45")
+    early_oral = oral_at("18:00")  # ends 18:15, before Poster Session 1 starts
+    bms = marks("e63900", "e63329", oral, early_oral, "e62850")
+    found = clashes(bms)
+    assert set(found) == {"e63900", "e63329", oral}
+    assert {b.paper_id for b in found[oral]} == {"e63900", "e63329"}
+    assert {b.paper_id for b in found["e63900"]} == {oral}
+    blank = Bookmark(paper_id="b", title="b", starts_at=bms[0].starts_at, ends_at=bms[0].ends_at)
+    assert "b" not in clashes([bms[0], blank])  # blank session name, same range: same session
+
+
+def test_group_sessions_orders_by_time_and_marks_clashes() -> None:
+    oral = oral_at("18:45")
+    groups = group_sessions(marks("e64356", "e63900", oral, "e62850", "e63329"))
+    labels = [g.label for g in groups]
+    assert labels[0] == "Poster Session 1, 18:30–20:15"
+    assert labels[1].startswith("Oral 1") and labels[1].endswith("18:45–19:00")
+    assert labels[2] == "Poster Session 4, 22:30–00:15"
+    assert labels[3] == "No session time"
+    assert [len(g.bookmarks) for g in groups] == [2, 1, 1, 1]
+    assert groups[0].clashes_with == (labels[1],) and groups[1].clashes_with == (labels[0],)
+    assert groups[2].clashes_with == ()
+    assert str(groups[2].day) == "2026-07-07" and groups[3].day is None
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+
+def test_csv_parses_and_neutralises_formulas() -> None:
+    hostile = Bookmark(
+        paper_id="h",
+        title='=HYPERLINK("http://evil","x")',
+        authors=("+1 Person", "@Other"),
+        note="-2+3",
+        session="\tcmd",
+        url="\rnext",
+    )
+    text = to_csv([*marks("e64356"), hostile])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert rows[1][0] == "e64356" and rows[1][2] == csv_papers()["e64356"].title
+    row = dict(zip(CSV_COLUMNS, rows[2], strict=True))
+    assert row["title"] == '\'=HYPERLINK("http://evil","x")'
+    assert row["authors"] == "'+1 Person; @Other"
+    assert row["note"] == "'-2+3"
+    assert row["session"] == "'\tcmd" and row["url"] == "'\rnext"
+    assert neutralise_cell("safe = fine") == "safe = fine"
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def test_json_round_trip_and_import_merge(tmp_path: Path) -> None:
+    bms = marks("e64356", "e62850")
+    text = export(bms, "json", now=NOW)
+    data = json.loads(text)
+    assert data["format"] == "paperscope-reading-list" and data["version"] == 1
+    assert read_json(text) == bms
+    with ReadingList(tmp_path / "a.sqlite3") as mine, ReadingList(tmp_path / "b.sqlite3") as other:
+        mine.merge(bms)
+        mine.set_note("e62850", "desk notes")
+        time.sleep(0.01)  # updated_at has millisecond resolution: make "later" unambiguous
+        other.add(csv_papers()["e62850"])
+        other.set_note("e62850", "from my laptop")
+        other.set_status("e62850", "reading")
+        assert mine.merge(read_json(export(other.all(), "json"))) == (0, 1)
+        got = mine.get("e62850")
+    assert got is not None
+    assert got.status == "reading"  # the other side changed it last
+    assert got.note == "desk notes\n\nfrom my laptop"
+
+
+def test_json_import_accepts_list_output_and_rejects_junk() -> None:
+    listed = json.dumps(
+        [
+            {
+                "id": "p1",
+                "title": "T",
+                "authors": ["A"],
+                "status": "read",
+                "note": "",
+                "added_at": "2026-01-01T00:00:00Z",
+            }
+        ]
+    )
+    assert read_json(listed)[0].status == "read"
+    for junk, message in [
+        ("{", "not JSON"),
+        ('{"format": "other"}', "not a PaperScope"),
+        ('{"format": "paperscope-reading-list", "version": 9, "bookmarks": []}', "newer"),
+        ('[{"id": ""}]', "bookmark 1"),
+        ('[{"id": "x", "status": "done"}]', "unknown status"),
+        ('[{"id": "x", "authors": "A"}]', "list of strings"),
+        ('"text"', "list of bookmarks"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            read_json(junk)
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+
+def test_markdown_checklist_grouped_by_status() -> None:
+    a, b = marks("e64356", "e62850")
+    evil = Bookmark(
+        paper_id="z",
+        title="[click](javascript:alert(1)) *bold*",
+        status="read",
+        note="line one\nline two",
+    )
+    text = to_markdown([a, Bookmark.from_json({**b.to_json(), "status": "reading"}), evil])
+    lines = text.splitlines()
+    assert lines[0] == "# Reading list"
+    assert (
+        lines.index("## Reading (1)") < lines.index("## To read (1)") < lines.index("## Read (1)")
+    )
+    assert any(line.startswith("- [ ] [Multimodal Scaling Laws for Task") for line in lines)
+    assert "- [x] \\[click\\](javascript:alert(1)) \\*bold\\*: authors unknown" in lines
+    assert "  > line two" in lines
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def test_write_atomic_replaces_and_leaves_no_temp(tmp_path: Path) -> None:
+    target = default_export_path(tmp_path, "ics", now=NOW)
+    assert target.name == "reading-list-20261202T193000.ics"
+    write_atomic(target, "old")
+    write_atomic(target, "new\r\nline")
+    assert target.read_bytes() == b"new\r\nline"
+    assert [p.name for p in target.parent.iterdir()] == [target.name]
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown format"):
+        export([], "xml")
+
+
+# --- BibTeX -----------------------------------------------------------------------------------
+
+
+def test_bibtex_parses_with_catalogue_and_orphans() -> None:
+    import bibtexparser
+
+    papers = csv_papers()
+    bms = marks("e64356", "e63090", "e62850")
+    gone = Bookmark(paper_id="gone", title="A Paper That Left & Came Back", authors=("Ann Lee",))
+    lookup = papers.get
+    text = export([*bms, gone], "bibtex", lookup=lookup, all_papers=list(papers.values()))
+    lib = bibtexparser.parse_string(text)
+    assert not lib.failed_blocks
+    entries = {e.key: e for e in lib.entries}
+    assert len(entries) == 4
+    assert "huang2026proeval" in entries
+    assert entries["huang2026proeval"]["author"].count(" and ") == 3
+    assert "\\&" in next(e for e in lib.entries if "Task" in e["title"])["title"]
+    assert entries["lee2026paper"]["author"] == "Lee, Ann"
+
+
+def test_every_bundled_paper_bookmarked_exports_unique_balanced_keys(tmp_path: Path) -> None:
+    import bibtexparser
+
+    posters = [p for p in csv_papers().values() if not p.oral]
+    assert len(posters) == 6628
+    with ReadingList(tmp_path / "all.sqlite3") as store:
+        store.merge(Bookmark.from_paper(p) for p in posters)
+        bms = store.all()
+    text = export(bms, "bibtex", lookup=csv_papers().get, all_papers=posters)
+    lib = bibtexparser.parse_string(text)
+    assert not lib.failed_blocks
+    keys = [e.key for e in lib.entries]
+    assert len(keys) == 6628 == len(set(keys))
+    for entry in lib.entries:
+        title = entry["title"]
+        assert title.count("{") == title.count("}")
+    dollar = next(e for e in lib.entries if "T$^2$PO" in e["title"])
+    assert dollar["title"].count("$") % 2 == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(title=st.text(max_size=300), session=st.text(max_size=40))
+def test_ics_any_text_parses_back(title: str, session: str) -> None:
+    import icalendar
+
+    bm = Bookmark(paper_id="x", title=title or "t", session=session,
+                  starts_at="2026-07-06T18:30:00-07:00")  # fmt: skip
+    text = to_ics([bm], now=NOW)
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
+    assert str(ev["SUMMARY"]) == clean_ics_text(title or "t")
+    if clean_ics_text(session):
+        assert str(ev["LOCATION"]) == clean_ics_text(session)
+
+
+def test_orphan_with_a_derived_title_is_not_cited_as_its_title(tmp_path: Path) -> None:
+    derived = Paper(id="a0123456789", title="Learning things from an abstract", title_derived=True)
+    with ReadingList(tmp_path / "d.sqlite3") as store:
+        store.add(derived)
+        [bm] = store.all()
+    assert bm.title_derived and bm.to_paper().title_derived
+    assert read_json(export([bm], "json"))[0].title_derived
+    bib = export([bm], "bibtex", lookup=lambda _id: None)
+    assert "derived" in bib.lower() and "Authors unknown" in bib
+    assert "(title derived from the abstract)" in export([bm], "markdown")

@@ -1,0 +1,260 @@
+"""Index lifecycle: first build, freshness, stale and damaged indexes, killed builds, threads."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from index_builder.search import folder as indexfiles
+from index_builder.search.engine import DAMAGED_NOTICE, SearchIndex
+from tests.helpers.paths import REPO
+from tests.helpers.search_papers import PAPERS
+
+
+def built(path: Path, fingerprint: str = "fp") -> SearchIndex:
+    ix = SearchIndex(path, PAPERS, fingerprint)
+    ix.ensure()
+    return ix
+
+
+def marker(path: Path) -> dict[str, object]:
+    return json.loads((path / indexfiles.MARKER).read_text())
+
+
+def test_first_ensure_builds_with_progress_then_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "index"
+    seen: list[tuple[int, int]] = []
+    ix = SearchIndex(path, PAPERS, "fp")
+    assert not ix.is_fresh()
+    assert ix.ensure(lambda done, total: seen.append((done, total))) is None
+    assert seen[0] == (0, len(PAPERS)) and seen[-1] == (len(PAPERS), len(PAPERS))
+    assert ix.is_fresh()
+    state = ix.state()
+    assert state["exists"] and state["fresh"]
+    assert state["doc_count"] == len(PAPERS)
+    assert int(state["size_bytes"]) > 0
+    assert "2.7" in str(state["library"])
+    first = marker(path)
+    assert first["fingerprint"] == "fp" and first["schema_version"]
+    ix.close()
+    again = SearchIndex(path, PAPERS, "fp")
+    assert again.ensure() is None
+    assert marker(path)["built_at"] == first["built_at"]
+    assert again.search("proeval").total == 1
+    again.close()
+
+
+def test_missing_index_state(tmp_path: Path) -> None:
+    state = SearchIndex(tmp_path / "none", PAPERS, "fp").state()
+    assert state["exists"] is False and state["fresh"] is False and state["doc_count"] is None
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("fingerprint", "other"),
+        ("schema_version", -1),
+        ("analysis", "x"),
+        ("library", "whoosh 0.1"),
+    ],
+)
+def test_stale_marker_means_rebuild(tmp_path: Path, key: str, value: object) -> None:
+    path = tmp_path / "index"
+    built(path).close()
+    data = marker(path)
+    data[key] = value
+    (path / indexfiles.MARKER).write_text(json.dumps(data))
+    ix = SearchIndex(path, PAPERS, "fp")
+    assert not ix.is_fresh()
+    assert ix.ensure() is None
+    assert ix.is_fresh()
+    assert marker(path)[key] != value
+    ix.close()
+
+
+def test_new_fingerprint_rebuilds_with_new_papers(tmp_path: Path) -> None:
+    path = tmp_path / "index"
+    built(path).close()
+    fewer = SearchIndex(path, PAPERS[:3], "fp2")
+    assert not fewer.is_fresh()
+    fewer.ensure()
+    assert fewer.search("").total == 3
+    assert fewer.search("massart").total == 0
+    fewer.close()
+
+
+def _segment_file(path: Path) -> Path:
+    """The postings file of the index (segments are written as separate files)."""
+    return next(path.glob("*.pst"))
+
+
+def _damage_seg(path: Path) -> None:
+    seg = _segment_file(path)
+    seg.write_bytes(seg.read_bytes()[: seg.stat().st_size // 2])
+
+
+def _damage_toc(path: Path) -> None:
+    next(path.glob("*.toc")).write_bytes(b"\x00garbage" * 40)
+
+
+def _damage_vocabulary(path: Path) -> None:
+    (path / "paperscope-vocabulary.json").write_text("{")
+
+
+def _remove_seg(path: Path) -> None:
+    next(path.glob("*.trm")).unlink()
+
+
+@pytest.mark.parametrize("damage", [_damage_seg, _damage_toc, _damage_vocabulary, _remove_seg])
+def test_damaged_index_is_rebuilt_with_a_notice(tmp_path: Path, damage: object) -> None:
+    path = tmp_path / "index"
+    built(path).close()
+    damage(path)  # type: ignore[operator]
+    ix = SearchIndex(path, PAPERS, "fp")
+    assert ix.ensure() == DAMAGED_NOTICE
+    assert ix.search("massart noise").total == 2
+    ix.close()
+
+
+def test_files_without_marker_are_not_an_index(tmp_path: Path) -> None:
+    path = tmp_path / "index"
+    built(path).close()
+    (path / indexfiles.MARKER).unlink()
+    ix = SearchIndex(path, PAPERS, "fp")
+    assert not ix.is_fresh()
+    assert ix.ensure() is None
+    assert ix.is_fresh()
+    ix.close()
+
+
+def test_leftovers_of_killed_builds_are_cleaned(tmp_path: Path) -> None:
+    path = tmp_path / "index"
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pid = int(dead.stdout)
+    leftovers = [tmp_path / f"index.tmp-{pid}-abcd", tmp_path / f"index.old-{pid}-ef01"]
+    for folder in leftovers:
+        folder.mkdir()
+        (folder / "junk").write_text("x")
+    built(path).close()
+    assert not any(folder.exists() for folder in leftovers)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index"]
+
+
+def test_failed_build_keeps_the_old_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "index"
+    ix = built(path)
+    before = marker(path)
+
+    def boom(paper: object) -> dict[str, str]:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("index_builder.search.store.paper_doc", boom)
+    with pytest.raises(RuntimeError):
+        ix.build()
+    assert marker(path) == before
+    assert ix.search("proeval").total == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index"]
+    ix.close()
+
+
+KILL_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+from pathlib import Path
+from tests.helpers.paths import REPO
+from tests.helpers.search_papers import PAPERS
+from index_builder.model import Paper
+from index_builder.search.engine import SearchIndex
+papers = [
+    Paper(id=f"{{p.id}}-{{i}}", title=p.title, authors=p.authors)
+    for i in range(200)
+    for p in PAPERS
+]
+print("start", flush=True)
+SearchIndex(Path({path!r}), papers, "big").build()
+print("done", flush=True)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.3, 1.2, 2.5])
+def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float) -> None:
+    path = tmp_path / "index"
+    built(path).close()
+    script = KILL_SCRIPT.format(tests=str(REPO), path=str(path))
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "start"
+    time.sleep(delay)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    data = indexfiles.read_marker(path)
+    if path.exists():
+        assert data is not None and data["fingerprint"] in ("fp", "big")
+    ix = SearchIndex(path, PAPERS, "fp")
+    ix.ensure()
+    assert ix.search("massart noise").total == 2
+    ix.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index"]
+
+
+def test_searches_from_threads_while_rebuilding(tmp_path: Path) -> None:
+    ix = built(tmp_path / "index")
+    errors: list[BaseException] = []
+    totals: set[int] = set()
+
+    def searcher() -> None:
+        try:
+            for _ in range(40):
+                totals.add(ix.search("diffusion OR massart", facets=True).total)
+                ix.search("water", prefix=True)
+                ix.more_like_this("p12")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=searcher) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    ix.build()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert totals == {5}
+    ix.close()
+
+
+def test_searching_while_the_first_build_runs_does_not_deadlock(tmp_path: Path) -> None:
+    papers = [
+        PAPERS[i % len(PAPERS)].__class__(id=f"x{i}", title=PAPERS[i % len(PAPERS)].title)
+        for i in range(3000)
+    ]
+    ix = SearchIndex(tmp_path / "index", papers, "fp")
+    results: list[int] = []
+    builder = threading.Thread(target=ix.ensure)
+    builder.start()
+    time.sleep(0.05)
+    searchers = [
+        threading.Thread(target=lambda: results.append(ix.search("massart").total))
+        for _ in range(3)
+    ]
+    for thread in searchers:
+        thread.start()
+    for thread in [builder, *searchers]:
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "deadlock"
+    expected = sum("Massart" in p.title for p in papers)
+    assert results == [expected] * 3
+    ix.close()

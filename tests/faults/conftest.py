@@ -1,0 +1,9 @@
+"""Fixtures of the tests that drive the app: imported from :mod:`tests.helpers.tui_fixtures`."""
+
+from tests.helpers.tui_fixtures import (  # noqa: F401
+    make_app,
+    tui_index_dir,
+    tui_no_similar_pause,
+    tui_papers,
+    tui_utc,
+)

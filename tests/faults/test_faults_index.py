@@ -1,0 +1,490 @@
+"""Index faults on real files and real processes: SIGKILLed builds, stale locks, damage.
+
+Builds of the whole bundled catalogue take seconds, so most cases work on a slice of
+it (the two Massart papers and a few hundred others) built once per module and copied
+per test; the acceptance scenario of issue 6 (a first build killed after 2 s, then
+every index file overwritten with garbage) runs the real CLI on the whole catalogue.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from index_builder.model import Paper
+from index_builder.paths import HOME_ENV, Paths
+from index_builder.search import folder as indexfiles
+from index_builder.search.engine import SearchIndex
+from tui.context import Context
+
+MASSART = "massart noise"
+SLICE = 400
+
+
+def massart_titles(index: SearchIndex) -> list[str]:
+    """Titles of the hits for ``massart noise`` that mention Massart."""
+    result = index.search(MASSART)
+    return [h.paper.title for h in result.hits if "Massart" in h.paper.title]
+
+
+def clone_home(warm_home: Path, dest: Path, *, with_index: bool = True) -> Path:
+    """A private home with a copy of the warm catalogue cache (and index)."""
+    (dest / "cache").mkdir(parents=True)
+    for item in (warm_home / "cache").iterdir():
+        if item.is_file():
+            shutil.copy2(item, dest / "cache" / item.name)
+        elif with_index and item.name == "index":
+            shutil.copytree(item, dest / "cache" / "index")
+    return dest
+
+
+def cli(home: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tui ARGS`` on ``home``; output captured as text."""
+    env = {**os.environ, HOME_ENV: str(home), "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "tui", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def kill_after(cmd: list[str], seconds: float, env: dict[str, str] | None = None) -> int:
+    """Start ``cmd``, SIGKILL it after ``seconds`` (if still running); return its status."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGKILL)
+    return proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def bundled(warm_home: Path) -> tuple[tuple[Paper, ...], str]:
+    """The bundled catalogue's papers and fingerprint (from the warm cache)."""
+    root = warm_home
+    cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()
+    return cat.papers, cat.fingerprint
+
+
+@pytest.fixture(scope="module")
+def small(bundled: tuple[tuple[Paper, ...], str]) -> tuple[Paper, ...]:
+    """A slice of the bundled papers that holds both Massart papers."""
+    papers = bundled[0]
+    massart = [p for p in papers if "Massart" in p.title]
+    assert len(massart) == 2
+    others = [p for p in papers if p not in massart][:SLICE]
+    return (*others[: SLICE // 2], massart[0], *others[SLICE // 2 :], massart[1])
+
+
+@pytest.fixture(scope="module")
+def pristine(small: tuple[Paper, ...], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A complete index of the slice, built once; tests copy it."""
+    folder = tmp_path_factory.mktemp("pristine") / "index"
+    index = SearchIndex(folder, small, "slice")
+    assert index.ensure() is None
+    index.close()
+    return folder
+
+
+@pytest.fixture
+def copy(pristine: Path, tmp_path: Path) -> Iterator[Path]:
+    """A private copy of the pristine slice index."""
+    dest = tmp_path / "cache" / "index"
+    shutil.copytree(pristine, dest)
+    yield dest
+
+
+def reopen(folder: Path, papers: tuple[Paper, ...], fingerprint: str = "slice") -> SearchIndex:
+    """A fresh SearchIndex over ``folder`` (as the next start of the app would make)."""
+    return SearchIndex(folder, papers, fingerprint)
+
+
+# -- killed builds ------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.5, 1.0, 2.0])
+def test_killed_cli_rebuild_leaves_the_old_index_usable(
+    warm_home: Path, tmp_path: Path, delay: float
+) -> None:
+    home = clone_home(warm_home, tmp_path / "home")
+    env = {**os.environ, HOME_ENV: str(home)}
+    kill_after([sys.executable, "-m", "tui", "index", "--rebuild"], delay, env)
+    root = home
+    ctx = Context(paths=Paths(root / "config", root / "data", root / "cache").ensure())
+    index = ctx.index()
+    index.ensure()
+    assert len(massart_titles(index)) == 2
+    index.close()
+    leftovers = [
+        p.name for p in (home / "cache").iterdir() if ".tmp-" in p.name or ".old-" in p.name
+    ]
+    assert leftovers == []
+
+
+BUILD_SCRIPT = """
+import json, sys
+from pathlib import Path
+from index_builder.paths import Paths
+from index_builder.search.engine import SearchIndex
+from tui.context import Context
+warm, ids_file, folder = sys.argv[1:4]
+root = Path(warm)
+cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()
+wanted = json.loads(Path(ids_file).read_text())
+by_id = {p.id: p for p in cat.papers}
+SearchIndex(Path(folder), [by_id[i] for i in wanted], "slice").build()
+print("built", flush=True)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_old", [False, True], ids=["first-build", "rebuild"])
+def test_build_killed_at_many_moments_recovers(
+    warm_home: Path, small: tuple[Paper, ...], pristine: Path, tmp_path: Path, with_old: bool
+) -> None:
+    ids_file = tmp_path / "ids.json"
+    ids_file.write_text(json.dumps([p.id for p in small]))
+    folder = tmp_path / "cache" / "index"
+    folder.parent.mkdir(parents=True)
+    cmd = [sys.executable, "-c", BUILD_SCRIPT, str(warm_home), str(ids_file), str(folder)]
+    for delay in (0.3, 0.6, 0.9, 1.2, 1.6):
+        if with_old and not folder.exists():
+            shutil.copytree(pristine, folder)
+        kill_after(cmd, delay)
+        index = reopen(folder, small)
+        index.ensure()
+        assert len(massart_titles(index)) == 2, f"killed after {delay} s"
+        assert index.is_fresh()
+        index.close()
+        leftovers = [p.name for p in folder.parent.iterdir() if p.name != "index"]
+        assert leftovers == [], f"killed after {delay} s"
+        if not with_old:
+            shutil.rmtree(folder)
+
+
+@pytest.mark.slow
+def test_first_build_killed_then_garbage_cli_still_finds_massart(
+    warm_home: Path, tmp_path: Path
+) -> None:
+    """Issue 6, "done when": killed after 2 s, then every index file garbage."""
+    home = clone_home(warm_home, tmp_path / "home", with_index=False)
+    env = {**os.environ, HOME_ENV: str(home)}
+    kill_after([sys.executable, "-m", "tui", "index"], 2.0, env)
+    first = cli(home, "search", "massart", "noise")
+    assert first.returncode == 0, first.stderr
+    assert "Traceback" not in first.stderr
+    assert first.stdout.count("Massart") == 2
+    index_dir = home / "cache" / "index"
+    files = [p for p in index_dir.iterdir() if p.is_file()]
+    assert files
+    for path in files:
+        path.write_bytes(os.urandom(max(64, path.stat().st_size)))
+    second = cli(home, "search", "massart", "noise")
+    assert second.returncode == 0, second.stderr
+    assert "Traceback" not in second.stderr
+    assert second.stdout.count("Massart") == 2
+
+
+# -- stale locks ---------------------------------------------------------------------------
+
+HOLD_LOCK = """
+import sys, time
+from whoosh import index
+ix = index.open_dir(sys.argv[1])
+writer = ix.writer()
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
+def hold_lock(folder: Path) -> subprocess.Popen[str]:
+    """A process that holds the Whoosh write lock of ``folder`` until killed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_lock_of_a_killed_writer_does_not_block(copy: Path, small: tuple[Paper, ...]) -> None:
+    proc = hold_lock(copy)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert (copy / "MAIN_WRITELOCK").exists()  # the lock file stays behind
+    index = reopen(copy, small)
+    assert index.ensure() is None
+    assert len(massart_titles(index)) == 2
+    index.build()  # a rebuild is not blocked either
+    assert len(massart_titles(index)) == 2
+    index.close()
+
+
+def test_lock_held_by_a_live_process_blocks_neither_search_nor_rebuild(
+    copy: Path, small: tuple[Paper, ...]
+) -> None:
+    proc = hold_lock(copy)
+    try:
+        index = reopen(copy, small)
+        index.ensure()
+        assert len(massart_titles(index)) == 2
+        index.build()
+        assert len(massart_titles(index)) == 2
+        index.close()
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_leftover_build_folders_of_dead_processes_are_removed(
+    copy: Path, small: tuple[Paper, ...]
+) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    pid = int(dead.stdout)
+    for name in (f"index.tmp-{pid}-dead", f"index.old-{pid}-dead"):
+        junk = copy.parent / name
+        junk.mkdir()
+        (junk / "_MAIN_1.toc").write_bytes(b"half a build")
+    index = reopen(copy, small)
+    index.ensure()
+    assert sorted(p.name for p in copy.parent.iterdir()) == ["index"]
+    assert len(massart_titles(index)) == 2
+    index.close()
+
+
+# -- damaged files -------------------------------------------------------------------------
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(os.urandom(max(64, path.stat().st_size)))
+
+
+def _truncate(path: Path) -> None:
+    with path.open("r+b") as handle:
+        handle.truncate(path.stat().st_size // 2)
+
+
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+DAMAGES = {"garbage": _garbage, "truncated": _truncate, "emptied": _empty}
+
+
+def index_files(folder: Path, *, marker: bool) -> list[Path]:
+    """The files of an index folder, with or without the build marker."""
+    return [
+        p
+        for p in sorted(folder.iterdir())
+        if p.is_file() and p.name != "MAIN_WRITELOCK" and (marker or p.name != indexfiles.MARKER)
+    ]
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_damaged_index_files_are_rebuilt_with_a_notice(
+    copy: Path, small: tuple[Paper, ...], damage: str
+) -> None:
+    """Every file but the build marker damaged: the next start rebuilds and says so."""
+    for path in index_files(copy, marker=False):
+        DAMAGES[damage](path)
+    index = reopen(copy, small)
+    notice = index.ensure()
+    assert notice and "rebuilt" in notice
+    assert len(massart_titles(index)) == 2
+    index.close()
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_every_index_file_damaged_is_rebuilt(
+    copy: Path, small: tuple[Paper, ...], damage: str
+) -> None:
+    """The marker damaged too: rebuilt, and search works."""
+    for path in index_files(copy, marker=True):
+        DAMAGES[damage](path)
+    index = reopen(copy, small)
+    index.ensure()
+    assert len(massart_titles(index)) == 2
+    assert index.is_fresh()
+    index.close()
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_every_index_file_damaged_tells_the_user(
+    copy: Path, small: tuple[Paper, ...], damage: str
+) -> None:
+    for path in index_files(copy, marker=True):
+        DAMAGES[damage](path)
+    index = reopen(copy, small)
+    notice = index.ensure()
+    index.close()
+    assert notice and "rebuilt" in notice
+
+
+@pytest.mark.parametrize("victim", ["toc", "segment", "vocabulary", "marker", "all", "folder"])
+def test_deleted_index_files_are_rebuilt(copy: Path, small: tuple[Paper, ...], victim: str) -> None:
+    patterns = {
+        "toc": "_MAIN_*.toc",
+        "segment": "*.pst",
+        "vocabulary": "paperscope-vocabulary.json",
+        "marker": indexfiles.MARKER,
+        "all": "*",
+    }
+    if victim == "folder":
+        shutil.rmtree(copy)
+    else:
+        for path in copy.glob(patterns[victim]):
+            path.unlink()
+    index = reopen(copy, small)
+    index.ensure()
+    assert len(massart_titles(index)) == 2
+    assert index.is_fresh()
+    index.close()
+
+
+def test_damage_while_open_is_recovered_by_the_next_search(
+    copy: Path, small: tuple[Paper, ...]
+) -> None:
+    """Files damaged under a running app: a search fails once inside, rebuilds, answers."""
+    index = reopen(copy, small)
+    index.ensure()
+    index.close()  # drop the open handles, as a crashed reader would have
+    for path in index_files(copy, marker=False):
+        _garbage(path)
+    index = reopen(copy, small)
+    result = index.search(MASSART)  # opens (and so rebuilds) on demand
+    assert sum("Massart" in h.paper.title for h in result.hits) == 2
+    assert index.notice and "rebuilt" in index.notice
+    index.close()
+
+
+# -- markers that lie ------------------------------------------------------------------------
+
+
+def _edit_marker(folder: Path, **changes: object) -> None:
+    path = folder / indexfiles.MARKER
+    data = json.loads(path.read_text())
+    data.update(changes)
+    path.write_text(json.dumps(data))
+
+
+def test_marker_with_another_fingerprint_rebuilds(copy: Path, small: tuple[Paper, ...]) -> None:
+    _edit_marker(copy, fingerprint="someone-else")
+    index = reopen(copy, small)
+    assert not index.is_fresh()
+    index.ensure()
+    assert index.is_fresh()
+    assert json.loads((copy / indexfiles.MARKER).read_text())["fingerprint"] == "slice"
+    assert len(massart_titles(index)) == 2
+    index.close()
+
+
+def test_marker_claiming_other_papers_rebuilds(
+    copy: Path, small: tuple[Paper, ...], bundled: tuple[tuple[Paper, ...], str]
+) -> None:
+    """The marker says "fresh" for a different paper set: the mismatch is caught on open."""
+    others = tuple(bundled[0][SLICE + 10 : SLICE + 50]) + small[-1:]
+    _edit_marker(copy, fingerprint="other", doc_count=len(others))
+    index = reopen(copy, others, "other")
+    assert index.is_fresh()  # only the marker is consulted here
+    notice = index.ensure()
+    assert notice and "rebuilt" in notice
+    assert index.search(MASSART).total == 1
+    assert index.state()["doc_count"] == len(others)
+    index.close()
+
+
+def test_marker_with_same_count_but_other_ids_rebuilds(
+    copy: Path, small: tuple[Paper, ...], bundled: tuple[tuple[Paper, ...], str]
+) -> None:
+    mine = {p.id for p in small}
+    others = tuple(p for p in bundled[0] if p.id not in mine)[: len(small)]
+    index = reopen(copy, others, "slice")
+    notice = index.ensure()
+    assert notice and "rebuilt" in notice
+    assert index.search(MASSART).total == sum("Massart" in p.title for p in others)
+    index.close()
+
+
+def test_marker_with_a_wrong_doc_count_is_corrected(copy: Path, small: tuple[Paper, ...]) -> None:
+    _edit_marker(copy, doc_count=len(small) + 1000)
+    index = reopen(copy, small)
+    index.ensure()
+    assert len(massart_titles(index)) == 2
+    assert index.state()["doc_count"] == len(small)
+    index.close()
+
+
+# -- the CLI tells the user ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_marker", [False, True], ids=["index-files", "every-file"])
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_cli_reports_a_damaged_index_on_stderr(
+    small_table: Path, tmp_path: Path, damage: str, with_marker: bool
+) -> None:
+    home = tmp_path / "home"
+    args = ("--no-bundled", "--source", str(small_table), "search", "massart", "noise", "--json")
+    assert cli(home, *args).returncode == 0
+    for path in index_files(home / "cache" / "index", marker=with_marker):
+        DAMAGES[damage](path)
+    done = cli(home, *args)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "rebuilt" in done.stderr
+    hits = json.loads(done.stdout)["hits"]
+    assert sum("Massart" in h["title"] for h in hits) == 2
+
+
+# -- the catalogue cache -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the bundled table cut down to its header, 30 rows and the Massart rows."""
+    from index_builder.paths import bundled_sources
+
+    lines = bundled_sources()[0].read_text(encoding="utf-8").splitlines(keepends=True)
+    keep = [*lines[:31], *(line for line in lines[31:] if "Massart" in line)]
+    path = tmp_path_factory.mktemp("table") / "small.csv"
+    path.write_text("".join(keep), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"garbage" * 1000,
+        b"",
+        b"\x80\x05\x95",  # a pickle header and nothing else
+        b"\x80\x04K\x01.",  # a valid pickle of the wrong type (the int 1)
+    ],
+    ids=["garbage", "empty", "truncated", "wrong-type"],
+)
+def test_corrupt_catalogue_cache_is_rebuilt(
+    small_table: Path, tmp_path: Path, content: bytes
+) -> None:
+    home = tmp_path / "home"
+    args = ("--no-bundled", "--source", str(small_table), "search", "massart", "noise")
+    assert cli(home, *args).returncode == 0
+    caches = list((home / "cache").glob("catalogue-*.pickle"))
+    assert caches
+    for path in caches:
+        path.write_bytes(content)
+    done = cli(home, *args)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout.count("Massart") == 2
+    assert all(path.stat().st_size > 1000 for path in caches)  # written again

@@ -1,0 +1,178 @@
+"""Tiny, huge and changing terminals while syntax soup is typed: no crash, no overflow.
+
+The sample papers plus a few with wide characters (CJK, emoji, fullwidth letters,
+combining marks) and markup in their titles. Every drawn line must fit the screen in
+cells, so wide characters do not push the layout past the edge.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.pilot import Pilot
+
+from index_builder.model import Paper
+from index_builder.paths import HOME_ENV
+from tests.helpers.hostile_data import write_sources
+from tests.helpers.tui_helpers import main, ready, settle
+from tui.app import PaperScopeApp
+
+SIZES = [(20, 5), (30, 8), (70, 22), (300, 100)]
+SOUP = '"((a OR NOT" field: *~ ]]'
+WIDE = (
+    Paper(id="w1", title="中文标题的论文 🙂🙂🙂 가나다라 ＦＵＬＬＷＩＤＴＨ zqwide",
+          authors=("王小明", "🙂 Emoji"), abstract="中文摘要 " * 200 + "zqwide"),
+    Paper(id="w2", title="e\u0301\u0301\u0301 z\u0336\u0337a\u0336lgo [bold red]x[/] 🙂" * 6,
+          authors=("[@click=app.quit]Q[/]",), abstract="\u202eevil\u202c " * 50),
+)  # fmt: skip
+
+
+def fits(app: PaperScopeApp) -> list[str]:
+    """Lines of the visible widgets that overflow the terminal or their widget (none, please).
+
+    Every line a widget draws should be exactly as wide as the widget in cells; a wide
+    character counted as one cell (or a combining mark as one) would show as a difference.
+    """
+    width = app.size.width
+    wide: list[str] = []
+    for widget in app.screen.query("ResultList, PaperBody, StatusBar, SearchBox"):
+        w, h = widget.size
+        if not (w and h):
+            continue
+        for strip in widget.render_lines(Region(0, 0, w, h)):
+            if strip.cell_length > width or strip.cell_length != w:
+                wide.append(f"{type(widget).__name__}: {strip.text[:60]!r}")
+    return wide
+
+
+async def type_soup(pilot: Pilot[int], soup: str = SOUP) -> None:
+    """Focus the search box and type ``soup`` key by key."""
+    screen = main(pilot)
+    screen.box.focus()
+    for ch in soup:
+        await pilot.press(ch if ch != " " else "space")
+
+
+@pytest.fixture
+def papers(tui_papers: tuple[Paper, ...]) -> tuple[Paper, ...]:
+    """The sample papers and the wide ones."""
+    return (*WIDE, *tui_papers)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_each_size_survives_typing_and_keys(
+    make_app: object, papers: tuple[Paper, ...], size: tuple[int, int]
+) -> None:
+    app = make_app(papers=papers)  # type: ignore[operator]
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await type_soup(pilot)
+        await settle(pilot)
+        assert fits(app) == []
+        await pilot.press("escape", "j", "j", "k", "G", "g", "s", "f", "f", "question_mark")
+        await settle(pilot)
+        await pilot.press("escape")
+        main(pilot).box.value = ""
+        await type_soup(pilot, "zqwide")
+        await settle(pilot)
+        assert fits(app) == []
+        assert app.is_running
+
+
+@pytest.mark.slow
+async def test_resizes_while_typing(make_app: object, papers: tuple[Paper, ...]) -> None:
+    app = make_app(papers=papers)  # type: ignore[operator]
+    order = [(30, 8), (300, 100), (20, 5), (70, 22), (20, 5), (300, 100), (30, 8)]
+    async with app.run_test(size=(70, 22)) as pilot:
+        await ready(pilot)
+        main(pilot).box.focus()
+        for i, (width, height) in enumerate(order):
+            await pilot.resize_terminal(width, height)
+            for ch in SOUP[i::3]:
+                await pilot.press(ch if ch != " " else "space")
+            await pilot.press("backspace")
+            await pilot.pause()
+        await settle(pilot)
+        assert fits(app) == []
+        main(pilot).box.value = "zqwide"
+        for width, height in order:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+        await settle(pilot)
+        assert fits(app) == []
+        assert app.is_running
+
+
+TMUX_SOCKET = "paperscope-hardening"
+
+
+def tmux(*args: str) -> str:
+    """Run a tmux command on the tests' own server; return its output."""
+    done = subprocess.run(
+        ["tmux", "-L", TMUX_SOCKET, *args], capture_output=True, text=True, timeout=30, check=False
+    )
+    return done.stdout
+
+
+def wait_for(predicate: Callable[[], bool], seconds: float = 20) -> bool:
+    """Poll ``predicate`` until it holds or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.tmux
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_real_terminal_in_tmux(tmp_path: Path) -> None:
+    """The real app in tmux at 30×8: hostile data, OSC 52 in an abstract, resizes, soup."""
+    sources = write_sources(tmp_path / "sources", huge=False)
+    home = tmp_path / "home"
+    options = ["--no-bundled", *(x for p in sources for x in ("--source", str(p)))]
+    env = {**os.environ, HOME_ENV: str(home)}
+    subprocess.run([sys.executable, "-m", "tui", *options, "index"], env=env, check=True,
+                   capture_output=True, timeout=120)  # fmt: skip
+    command = " ".join(shlex.quote(x) for x in [sys.executable, "-m", "tui", *options])
+    session = f"hs{os.getpid()}"
+    tmux("kill-server")
+    tmux("new-session", "-d", "-s", "keep", "-x", "30", "-y", "8")
+    tmux("set-option", "-s", "set-clipboard", "on")
+    tmux("set-option", "-g", "remain-on-exit", "on")
+    tmux("new-session", "-d", "-s", session, "-x", "30", "-y", "8",
+         f"env {HOME_ENV}={shlex.quote(str(home))} TERM=xterm-256color {command}")  # fmt: skip
+    try:
+        assert wait_for(lambda: "zq" in tmux("capture-pane", "-p", "-t", session)), tmux(
+            "capture-pane", "-p", "-t", session
+        )
+        tmux("send-keys", "-t", session, "-l", "zqansi")
+        time.sleep(1.5)
+        for width, height in ((20, 5), (70, 22), (30, 8), (300, 100), (30, 8)):
+            tmux("resize-window", "-t", session, "-x", str(width), "-y", str(height))
+            tmux("send-keys", "-t", session, "-l", SOUP)
+            time.sleep(0.6)
+        tmux("send-keys", "-t", session, "C-u")
+        tmux("send-keys", "-t", session, "-l", "zqansi")
+        time.sleep(1.5)
+        tmux("resize-window", "-t", session, "-x", "70", "-y", "22")
+        time.sleep(1.0)
+        capture = tmux("capture-pane", "-p", "-t", session)
+        (tmp_path / "capture.txt").write_text(capture)
+        print(capture)
+        alive = tmux("list-panes", "-t", session, "-F", "#{pane_dead}").strip()
+        assert alive == "0", capture
+        assert "Traceback" not in capture
+        assert "hacked" not in tmux("list-buffers")  # the abstract's OSC 52 reached nothing
+    finally:
+        tmux("kill-server")

@@ -1,0 +1,77 @@
+"""Shared data for the catalogue tests: the bundled sources, their truth, cached builds."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from index_builder.catalogue.join import AbstractMatcher
+from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.catalogue.merge import abstract_id
+from index_builder.paths import bundled_sources
+from index_builder.sources.reading import read_source
+from index_builder.sources.types import AbstractEntry, TableRow
+from tests.helpers.paths import FIXTURES
+
+TABLE = bundled_sources()[0]
+LISTS = bundled_sources()[1:]
+
+
+@lru_cache(maxsize=1)
+def truth() -> dict[str, int]:
+    """Abstract id -> the event id of its row, checked by hand."""
+    doc = json.loads((FIXTURES / "catalogue_truth.json").read_text(encoding="utf-8"))
+    return {key: value["event_id"] for key, value in doc["truth"].items()}
+
+
+@lru_cache(maxsize=1)
+def posters() -> tuple[TableRow, ...]:
+    """The Poster rows of the bundled table."""
+    rows = read_source(TABLE, TABLE.read_bytes()).rows
+    return tuple(r for r in rows if r.event_type == "Poster")
+
+
+@lru_cache(maxsize=1)
+def lists() -> tuple[tuple[AbstractEntry, ...], ...]:
+    """The abstracts of each bundled list, in file order."""
+    return tuple(tuple(read_source(p, p.read_bytes()).abstracts) for p in LISTS)
+
+
+@lru_cache(maxsize=1)
+def title_index() -> TitleIndex:
+    """The title index of the bundled table."""
+    return TitleIndex([r.title for r in posters()])
+
+
+def event_ids() -> list[int]:
+    """Event ids of the bundled posters, aligned with :func:`title_index`."""
+    return [r.event_id for r in posters()]
+
+
+@lru_cache(maxsize=1)
+def matcher() -> AbstractMatcher:
+    """All 76 bundled abstracts scored against the bundled table."""
+    texts = [e.text for entries in lists() for e in entries]
+    return AbstractMatcher(title_index(), texts)
+
+
+def bundled_files() -> list[list[int]]:
+    """The bundled lists as index sequences into :func:`matcher`'s abstracts."""
+    out, start = [], 0
+    for entries in lists():
+        out.append(list(range(start, start + len(entries))))
+        start += len(entries)
+    return out
+
+
+def expected_rows() -> list[int]:
+    """For each abstract of :func:`matcher`, the row index of its true paper."""
+    row_of = {eid: i for i, eid in enumerate(event_ids())}
+    return [row_of[truth()[abstract_id(e.text)]] for entries in lists() for e in entries]
+
+
+@lru_cache(maxsize=1)
+def bundled_catalogue() -> Catalogue:
+    """The catalogue of the bundled data (no cache)."""
+    return load_catalogue(bundled_sources())

@@ -1,0 +1,97 @@
+"""Fixtures of the TUI tests: sample papers, one index built per session, an app factory.
+
+Imported by the conftest of each folder whose tests drive the app (``tests/tui``,
+``tests/faults``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from index_builder.model import Paper
+from index_builder.paths import Paths
+from tests.helpers.tui_helpers import AppFactory
+from tests.helpers.tui_papers import PaperShelf, sample_papers
+from tui.app import PaperScopeApp
+from tui.config import Config
+from tui.context import Context
+
+
+@pytest.fixture(autouse=True)
+def tui_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local time is UTC in every TUI test, so the session times on screen are fixed."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture(autouse=True)
+def tui_no_similar_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Similar papers are looked up at once (the app waits for the cursor to rest)."""
+    import tui.screens.main.browse
+
+    monkeypatch.setattr(tui.screens.main.browse, "SIMILAR_DELAY_S", 0.0)
+
+
+@pytest.fixture(scope="session")
+def tui_papers() -> tuple[Paper, ...]:
+    """The sample papers."""
+    return sample_papers()
+
+
+@pytest.fixture(scope="session")
+def tui_index_dir(tmp_path_factory: pytest.TempPathFactory, tui_papers: tuple[Paper, ...]) -> Path:
+    """A cache folder whose index of the sample papers is built once per session."""
+    from index_builder.search.engine import SearchIndex
+
+    cache = tmp_path_factory.mktemp("tui-cache")
+    index = SearchIndex(cache / "index", tui_papers, "tui-tests")
+    index.ensure()
+    index.close()
+    return cache
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, tui_papers: tuple[Paper, ...], tui_index_dir: Path) -> AppFactory:
+    """Build the app on a private home with the sample papers and the shared index.
+
+    ``index=`` replaces the index (e.g. one that builds slowly); ``papers=`` the papers
+    (then the index is built for them in the test's own cache); ``config=`` the config.
+    """
+
+    def factory(
+        *,
+        papers: tuple[Paper, ...] | None = None,
+        index: Any = None,
+        config: Config | None = None,
+        **kwargs: Any,
+    ) -> PaperScopeApp:
+        from index_builder.search.engine import SearchIndex
+
+        chosen = tui_papers if papers is None else papers
+        cache = tui_index_dir if papers is None else tmp_path / "cache"
+        paths = Paths(tmp_path / "config", tmp_path / "data", cache).ensure()
+        shelf = PaperShelf(chosen)
+        if index is None:
+            index = SearchIndex(paths.index_dir, shelf.papers, shelf.fingerprint)
+        ctx = Context(paths=paths, use_bundled=False)
+        ctx._catalogue = shelf  # type: ignore[assignment]
+        ctx._index = index
+        opened: list[str] = kwargs.pop("opened", [])
+
+        def record(url: str) -> bool:
+            opened.append(url)
+            return True
+
+        return PaperScopeApp(
+            ctx, config=config or Config(path=paths.config_file), open_url=record, **kwargs
+        )
+
+    return factory

@@ -1,0 +1,90 @@
+"""Small waits for Pilot tests, and the type of the app factory fixture."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.worker import WorkerError
+
+from tui.app import PaperScopeApp
+from tui.screens.main.screen import MainScreen
+
+AppFactory = Callable[..., PaperScopeApp]
+"""The type of the ``make_app`` fixture: builds the app on a private home."""
+
+
+def main(pilot: Pilot[int]) -> MainScreen:
+    """The app's main screen."""
+    app = pilot.app
+    assert isinstance(app, PaperScopeApp)
+    screen = app.screen_stack[1] if len(app.screen_stack) > 1 else app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Wait until the workers are done and their messages handled."""
+    for _ in range(3):
+        await pilot.pause()
+        for _attempt in range(5):
+            # The start-up worker may be held on purpose (a first run); never wait for it.
+            busy = [w for w in pilot.app.workers if w.group != "load" and not w.is_finished]
+            if not busy:
+                break
+            try:
+                await pilot.app.workers.wait_for_complete(busy)
+                break
+            except WorkerError:  # one was still being started: look again
+                await pilot.pause(0.01)
+        await pilot.pause(0.02)  # a frame passes: the view follows the list a frame later
+    await view_follows(pilot)
+
+
+async def view_follows(pilot: Pilot[int]) -> None:
+    """Wait until the paper view shows the paper under the list's cursor (and is drawn)."""
+    screens = [s for s in pilot.app.screen_stack if isinstance(s, MainScreen)]
+    if not screens:
+        return
+    screen = screens[0]
+    for _ in range(50):
+        if screen.results.current is screen.view.hit or screen.view.has_focus_within:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+async def ready(pilot: Pilot[int]) -> MainScreen:
+    """Wait until the index is open and the first result is on screen."""
+    for _ in range(200):
+        await pilot.pause(0.02)
+        screen = main(pilot)
+        if screen.searcher is not None and screen.searcher.ready and screen.result is not None:
+            break
+    await settle(pilot)
+    return main(pilot)
+
+
+async def type_query(pilot: Pilot[int], text: str, *, keys: bool = False) -> MainScreen:
+    """Put ``text`` in the search box and wait for its result.
+
+    ``keys=True`` presses every key (slower: each starts a query); otherwise the box
+    gets the whole text at once, as a paste does.
+    """
+    screen = main(pilot)
+    screen.box.focus()
+    if keys:
+        await pilot.press(*text)
+    else:
+        screen.box.value = text
+        screen.box.cursor_position = len(text)
+    await settle(pilot)
+    return screen
+
+
+def rendered_text(widget: Widget) -> str:
+    """The widget's lines as plain text, as they would be drawn."""
+    width, height = widget.size
+    return "\n".join(strip.text for strip in widget.render_lines(Region(0, 0, width, height)))

@@ -1,0 +1,151 @@
+"""The command line as scripts use it: exit codes, JSON shapes, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from tui.cli.main import run
+
+RECORD_KEYS = {
+    "id", "title", "title_derived", "authors", "institutions", "abstract", "abstract_raw",
+    "topic", "decision", "oral", "spotlight", "session", "starts_at", "ends_at", "url",
+    "openreview_url", "code_urls", "sources",
+}  # fmt: skip
+
+
+@pytest.fixture
+def shared(warm_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Use the session's prebuilt home (catalogue cache and index)."""
+    monkeypatch.setenv(HOME_ENV, str(warm_home))
+    return warm_home
+
+
+def paperscope(*args: str, home: Path, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the real ``paperscope`` entry point in a subprocess."""
+    env = {**os.environ, HOME_ENV: str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "tui", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=check,
+    )
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith("paperscope 0.")
+
+
+def test_search_json_shape(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["search", "proeval", "--json", "--limit", "5"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"query", "total", "suggestion", "hits"}
+    assert data["query"] == "proeval"
+    assert data["total"] >= 1
+    top = data["hits"][0]
+    assert RECORD_KEYS | {"score"} <= set(top)
+    assert top["title"].startswith("ProEval")
+    assert isinstance(top["authors"], list) and len(top["authors"]) == 4
+    assert "ProEval" in top["abstract"]
+
+
+def test_search_human_output(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["search", "massart", "noise"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Massart") >= 2
+    assert "papers for 'massart noise'" in out
+
+
+def test_show_json_and_unknown_id(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["search", "proeval", "--json", "--limit", "1"]) == 0
+    paper_id = json.loads(capsys.readouterr().out)["hits"][0]["id"]
+    assert run(["show", paper_id, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["id"] == paper_id and set(record) >= RECORD_KEYS
+    assert run(["show", "no-such-paper"]) == 1
+    assert "no paper with id" in capsys.readouterr().err
+
+
+def test_dump_jsonl_counts(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dump", "--format", "jsonl"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    table = [r for r in records if r["openreview_url"] or r["url"]]
+    assert len(table) == 6628
+    assert len({r["id"] for r in records}) == len(records)
+    assert sum(r["oral"] for r in records) == 168
+    assert sum(1 for r in records if r["abstract"]) == 76
+    for r in records:
+        for bad in ("$", "\\textbf", "**", "``"):
+            assert bad not in r["abstract"], (r["id"], bad)
+
+
+def test_dump_csv_parses(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+    import io
+
+    assert run(["dump", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) >= 6628
+    assert all(not r["title"].startswith(("=", "+", "@")) for r in rows)
+
+
+def test_missing_source_is_a_clear_error(home: Path) -> None:
+    result = paperscope("--source", str(home / "nope.txt"), "search", "x", home=home)
+    assert result.returncode == 2
+    assert "source not found" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_source_is_named_and_skipped(home: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "broken.csv"
+    bad.write_bytes(b"\x00\x01\x02 not a table \xff\xfe")
+    good = tmp_path / "mine.txt"
+    good.write_text(
+        "ICML 2026 Papers\n\nWe introduce Quuxformer, a zorblatting network for "
+        "frobnicated widgets that beats every baseline.\n",
+        encoding="utf-8",
+    )
+    result = paperscope(
+        "--no-bundled", "--source", str(bad), "--source", str(good),
+        "search", "quuxformer", "--json", home=home,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "broken.csv" in result.stderr
+    assert "Traceback" not in result.stderr
+    data = json.loads(result.stdout)
+    assert data["total"] == 1
+    assert data["hits"][0]["title_derived"] is True
+
+
+def test_unusable_home_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("x")
+    result = paperscope("search", "x", home=blocker)
+    assert result.returncode == 1
+    assert "cannot use the PaperScope home" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_output_never_carries_escape_sequences(home: Path, tmp_path: Path) -> None:
+    hostile = tmp_path / "hostile.txt"
+    hostile.write_text(
+        "ICML 2026 Papers\n\nWe propose Evilnet \x1b[31mred\x1b[0m and "
+        "\x1b]52;c;aGVsbG8=\x07 clipboard \x9b2J text, with [bold]markup[/bold].\n",
+        encoding="utf-8",
+    )
+    for args in (["search", "evilnet"], ["search", "evilnet", "--json"], ["dump"]):
+        result = paperscope("--no-bundled", "--source", str(hostile), *args, home=home)
+        assert result.returncode == 0, result.stderr
+        assert "\x1b" not in result.stdout and "\x9b" not in result.stdout
+        assert "Evilnet" in result.stdout

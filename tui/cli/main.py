@@ -1,0 +1,95 @@
+"""The ``paperscope`` command line: bare for the TUI, sub-commands for scripts.
+
+paperscope [--source PATH]... [--no-bundled]          open the TUI
+paperscope search QUERY [--limit N] [--sort S] [--json]
+paperscope show ID [--json]
+paperscope dump --format jsonl|csv
+paperscope index [--rebuild]
+paperscope doctor
+paperscope --version
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from index_builder import __version__
+from index_builder.paths import HomeError, Paths
+from tui.cli.common import Command, add_source_options
+from tui.cli.output import error
+from tui.context import Context
+
+COMMANDS = frozenset({"search", "show", "dump", "index", "doctor", "cite", "reading-list"})
+
+
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The argument parser, with every sub-command registered when ``commands`` is true."""
+    parser = argparse.ArgumentParser(
+        prog="paperscope",
+        description="Browse the papers of ICML 2026 from a terminal.",
+        epilog="Run without a command to open the browser. "
+        "PAPERSCOPE_HOME moves config, data and cache under one folder.",
+    )
+    parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
+    add_source_options(parser)
+    if not commands:
+        return parser
+    from tui.cli import cite, reading_list, records
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    records.register(sub)
+    cite.register(sub)
+    reading_list.register(sub)
+    return parser
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv``; bare ``paperscope`` skips importing the sub-commands (start-up is timed)."""
+    if not COMMANDS.intersection(argv) and not {"-h", "--help"}.intersection(argv):
+        args, rest = build_parser(commands=False).parse_known_args(argv)
+        if not rest:
+            return args
+    return build_parser().parse_args(argv)
+
+
+def make_context(args: argparse.Namespace) -> Context:
+    """The run's context from the parsed options; raises FileNotFoundError for a bad --source."""
+    sources: list[Path] = []
+    given = [*(args.source or []), *getattr(args, "sub_source", [])]
+    no_bundled = bool(args.no_bundled or getattr(args, "sub_no_bundled", False))
+    for path in given:
+        if not path.exists():
+            raise FileNotFoundError(f"source not found: {path}")
+        if path.is_dir():
+            sources.extend(sorted(p for p in path.iterdir() if p.is_file()))
+        else:
+            sources.append(path)
+    paths = Paths.from_env().ensure()
+    return Context(paths=paths, extra_sources=sources, use_bundled=not no_bundled)
+
+
+def run(argv: list[str]) -> int:
+    """Run the command line; returns the exit status and never lets a traceback out."""
+    args = parse(argv)
+    try:
+        ctx = make_context(args)
+        func: Command | None = getattr(args, "func", None)
+        if func is None:
+            from tui.app import run_tui
+
+            return run_tui(ctx)
+        return func(args, ctx)
+    except FileNotFoundError as exc:
+        error(str(exc))
+        return 2
+    except HomeError as exc:
+        error(f"cannot use the PaperScope home: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed early: not an error for the user.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,235 @@
+"""``paperscope reading-list``: the bookmarks from a shell.
+
+paperscope reading-list add ID...
+paperscope reading-list remove ID...
+paperscope reading-list list [--json] [--status S] [--sort ORDER]
+paperscope reading-list status ID to-read|reading|read
+paperscope reading-list note ID TEXT
+paperscope reading-list export --format bibtex|markdown|csv|json|ics [-o FILE]
+paperscope reading-list import FILE
+
+Exit status: 0 done, 1 something asked for could not be done (unknown id, a
+locked or unwritable list, a bad import file), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from index_builder.atomic import write_atomic
+from index_builder.model import Paper
+from index_builder.readinglist.bookmark import STATUSES, Bookmark
+from index_builder.readinglist.exports import FORMATS, export, read_json
+from index_builder.readinglist.store import (
+    SORT_ORDERS,
+    ReadingList,
+    ReadingListError,
+    open_or_recover,
+)
+from tui.cli.common import add_subparser
+from tui.cli.output import dumps, echo, error
+from tui.context import Context
+
+MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``reading-list`` and its actions to the ``paperscope`` parser."""
+    parser = add_subparser(sub, "reading-list", "manage the reading list (bookmarks)", run)
+    actions = parser.add_subparsers(dest="rl_action", metavar="ACTION", required=True)
+    p = actions.add_parser("add", help="bookmark papers by id")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p = actions.add_parser("remove", help="remove bookmarks by id")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p = actions.add_parser("list", help="print the bookmarks")
+    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--status", choices=STATUSES, help="only bookmarks with this status")
+    p.add_argument("--sort", choices=SORT_ORDERS, default="added", help="default: added")
+    p = actions.add_parser("status", help="set a bookmark's status")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("status", choices=STATUSES)
+    p = actions.add_parser("note", help="set a bookmark's note ('' clears it)")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("text", nargs="+", metavar="TEXT")
+    p = actions.add_parser("export", help="export the bookmarks (to stdout without -o)")
+    p.add_argument("--format", choices=FORMATS, required=True)
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write FILE atomically")
+    p = actions.add_parser("import", help="merge a JSON export into the list")
+    p.add_argument("file", type=Path, metavar="FILE")
+
+
+def open_list(ctx: Context) -> ReadingList:
+    """The reading list; a damaged file is moved aside (and said so) and a new list started."""
+    store, notice = open_or_recover(ctx.paths.reading_list)
+    if notice:
+        error(notice)
+    return store
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    """Run one ``reading-list`` action; errors go to stderr, never as a traceback."""
+    action: Callable[[argparse.Namespace, Context, ReadingList], int] = ACTIONS[args.rl_action]
+    try:
+        store = open_list(ctx)
+    except (ReadingListError, OSError) as exc:
+        error(f"reading list: {exc}")
+        return 1
+    try:
+        return action(args, ctx, store)
+    except ReadingListError as exc:
+        error(f"reading list: {exc}")
+        return 1
+    finally:
+        store.close()
+
+
+def resolve(ctx: Context, store: ReadingList, key: str) -> tuple[Paper | None, Bookmark | None]:
+    """The catalogue's paper and the bookmark for an id or alias (either may be None)."""
+    paper = ctx.catalogue().get(key)
+    bookmark = store.find(paper) if paper else store.get(key)
+    return paper, bookmark
+
+
+def do_add(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``add ID...``: unknown ids are named; the others are still added."""
+    status = 0
+    for key in args.ids:
+        paper = ctx.catalogue().get(key)
+        if paper is None:
+            error(f"no paper with id {key!r} (try: paperscope search WORDS)")
+            status = 1
+        elif store.add(paper):
+            echo(f"added          {paper.id}  {paper.title}")
+        else:
+            echo(f"already listed {paper.id}  {paper.title}")
+    return status
+
+
+def do_remove(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``remove ID...``: also removes bookmarks whose paper left the data."""
+    status = 0
+    for key in args.ids:
+        _paper, bookmark = resolve(ctx, store, key)
+        if bookmark is None:
+            error(f"{key!r} is not on the reading list")
+            status = 1
+            continue
+        store.remove(bookmark.paper_id)
+        echo(f"removed  {bookmark.paper_id}  {bookmark.title}")
+    return status
+
+
+def refreshed(ctx: Context, store: ReadingList) -> None:
+    """Re-key bookmarks stored under an alias of a current paper (best effort)."""
+    catalogue = ctx.catalogue()
+    moved = [p for b in store.all() if (p := catalogue.get(b.paper_id)) and p.id != b.paper_id]
+    if moved:
+        try:
+            store.reconcile(moved)
+        except ReadingListError as exc:
+            error(f"could not update old ids on the reading list: {exc}")
+
+
+def list_record(bm: Bookmark, in_catalogue: bool) -> dict[str, Any]:
+    """The ``list --json`` object of one bookmark."""
+    record: dict[str, Any] = {"id": bm.paper_id}
+    record.update({k: v for k, v in bm.to_json().items() if k != "paper_id"})
+    record["in_catalogue"] = in_catalogue
+    return record
+
+
+def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``list``: one bookmark a line, or a JSON array with ``--json``."""
+    refreshed(ctx, store)
+    catalogue = ctx.catalogue()
+    items = store.all(status=args.status, sort=args.sort)
+    if args.json:
+        records = [list_record(b, catalogue.get(b.paper_id) is not None) for b in items]
+        print(dumps(records, indent=2))
+        return 0
+    for bm in items:
+        gone = "" if catalogue.get(bm.paper_id) else "  (no longer in the data)"
+        echo(f"{MARKS[bm.status]} {bm.paper_id}  {bm.title or '(untitled)'}{gone}")
+        if bm.note:
+            echo("      note: " + bm.note.replace("\n", " / "))
+    echo(f"{len(items)} bookmark{'s' if len(items) != 1 else ''}")
+    return 0
+
+
+def do_status(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``status ID S``."""
+    _paper, bookmark = resolve(ctx, store, args.id)
+    if bookmark is None:
+        error(f"{args.id!r} is not on the reading list")
+        return 1
+    store.set_status(bookmark.paper_id, args.status)
+    echo(f"{MARKS[args.status]} {bookmark.paper_id}  {bookmark.title}")
+    return 0
+
+
+def do_note(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``note ID TEXT``: replaces the note; an empty TEXT clears it."""
+    _paper, bookmark = resolve(ctx, store, args.id)
+    if bookmark is None:
+        error(f"{args.id!r} is not on the reading list")
+        return 1
+    store.set_note(bookmark.paper_id, " ".join(args.text).strip())
+    echo(f"note saved for {bookmark.paper_id}")
+    return 0
+
+
+def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``export``: to ``-o FILE`` (atomically) or to stdout."""
+    refreshed(ctx, store)
+    catalogue = ctx.catalogue()
+    text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
+                  lookup=catalogue.get, all_papers=catalogue.papers)  # fmt: skip
+    if args.output is None:
+        sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
+        return 0
+    try:
+        write_atomic(args.output, text)
+    except OSError as exc:
+        error(f"cannot write {args.output}: {exc.strerror or exc}")
+        return 1
+    echo(f"wrote {len(store)} bookmarks as {args.format} to {args.output}", stream=sys.stderr)
+    return 0
+
+
+def echo_safe(text: str) -> str:
+    """Export text made inert for a terminal, line by line."""
+    from index_builder.text.safe import safe
+
+    return "".join(safe(line) + "\n" for line in text.splitlines())
+
+
+def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``import FILE``: merge a JSON export (newer status wins, both notes kept)."""
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        error(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
+        return 1
+    try:
+        bookmarks = read_json(text)
+    except ValueError as exc:
+        error(f"{args.file}: {exc}")
+        return 1
+    added, updated = store.merge(bookmarks)
+    echo(f"imported {args.file}: {added} new, {updated} updated, {len(store)} on the list")
+    return 0
+
+
+ACTIONS: dict[str, Callable[[argparse.Namespace, Context, ReadingList], int]] = {
+    "add": do_add,
+    "remove": do_remove,
+    "list": do_list,
+    "status": do_status,
+    "note": do_note,
+    "export": do_export,
+    "import": do_import,
+}

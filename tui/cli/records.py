@@ -1,0 +1,203 @@
+"""Sub-commands over the catalogue: ``search``, ``show``, ``dump``, ``index``, ``doctor``."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import shutil
+import sys
+import textwrap
+import time
+from typing import Any
+
+from index_builder.model import Paper, SearchResult
+from tui.cli.common import add_subparser
+from tui.cli.output import ProgressBar, dumps, echo, error
+from tui.context import Context
+
+SORTS = ("relevance", "title", "time")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the catalogue sub-commands to the ``paperscope`` parser."""
+    p = add_subparser(sub, "search", "search the papers (query syntax as in the TUI)", cmd_search)
+    p.add_argument("query", nargs="+", help="the query; several words are joined")
+    p.add_argument("--limit", type=int, default=20, help="at most N hits (default 20)")
+    p.add_argument("--sort", choices=SORTS, default="relevance")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_subparser(sub, "show", "show one paper by id", cmd_show)
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_subparser(sub, "dump", "print the whole merged catalogue", cmd_dump)
+    p.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+
+    p = add_subparser(sub, "index", "build the search index (if stale) and report it", cmd_index)
+    p.add_argument("--rebuild", action="store_true", help="rebuild even if it is fresh")
+
+    add_subparser(sub, "doctor", "report paths, sources, index and clipboard", cmd_doctor)
+
+
+def report_problems(ctx: Context) -> None:
+    """Name every source file that was skipped or partly read, on stderr."""
+    for problem in ctx.catalogue().problems:
+        error(f"{problem.path}: {problem.message}")
+
+
+def ensure_index(ctx: Context) -> None:
+    """Open the index, building it first (with a progress bar on a terminal) if needed."""
+    index = ctx.index()
+    bar = ProgressBar("Building the search index")
+    notice = index.ensure(progress=bar)
+    bar.finish()
+    if notice:
+        error(notice)
+
+
+def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope search``."""
+    report_problems(ctx)
+    ensure_index(ctx)
+    query = " ".join(args.query)
+    result = ctx.index().search(query, limit=max(0, args.limit), sort=args.sort)
+    if args.json:
+        print(dumps(search_json(result)))
+        return 0
+    print_hits(result)
+    return 0
+
+
+def search_json(result: SearchResult) -> dict[str, Any]:
+    """The documented JSON shape of a search: query, total, suggestion, hits."""
+    hits = []
+    for hit in result.hits:
+        record = hit.paper.to_json()
+        record["score"] = round(hit.score, 4)
+        hits.append(record)
+    return {
+        "query": result.query,
+        "total": result.total,
+        "suggestion": result.suggestion,
+        "hits": hits,
+    }
+
+
+def print_hits(result: SearchResult) -> None:
+    """Human output of a search: one paper a line, then a summary."""
+    width = shutil.get_terminal_size((100, 20)).columns
+    for hit in result.hits:
+        paper = hit.paper
+        badge = {"oral": "[oral] ", "spotlight": "[spot] "}.get(paper.kind, "")
+        line = f"{paper.id:>11}  {badge}{paper.title}"
+        echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
+        if paper.authors:
+            echo(
+                " " * 13
+                + textwrap.shorten(author_line(paper), max(27, width - 13), placeholder="…")
+            )
+    shown = len(result.hits)
+    echo(f"{shown} of {result.total} papers for {result.query!r} ({result.elapsed_ms:.1f} ms)")
+    if result.suggestion:
+        echo(f"Did you mean: {result.suggestion}")
+
+
+def author_line(paper: Paper) -> str:
+    """The first three authors and how many more."""
+    names = list(paper.authors[:3])
+    more = len(paper.authors) - len(names)
+    return ", ".join(names) + (f" +{more}" if more > 0 else "")
+
+
+def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope show``."""
+    paper = ctx.catalogue().get(args.id)
+    if paper is None:
+        error(f"no paper with id {args.id!r} (try: paperscope search WORDS)")
+        return 1
+    if args.json:
+        print(dumps(paper.to_json(), indent=2))
+        return 0
+    width = min(100, shutil.get_terminal_size((100, 20)).columns)
+    echo(paper.title + ("  (title derived from the abstract)" if paper.title_derived else ""))
+    echo("=" * min(width, len(paper.title)))
+    rows = [
+        ("Id", paper.id),
+        ("Authors", "; ".join(paper.authors) or "unknown"),
+        ("Institutions", "; ".join(paper.institutions)),
+        ("Type", paper.kind),
+        ("Topic", paper.topic),
+        ("Session", " ".join(x for x in (paper.session, paper.starts_at) if x)),
+        ("OpenReview", paper.openreview_url),
+        ("Page", paper.url),
+        ("Code", " ".join(paper.code_urls)),
+        ("Sources", ", ".join(paper.sources)),
+    ]
+    for label, value in rows:
+        if value:
+            echo(f"{label + ':':<14}{value}")
+    if paper.abstract:
+        echo()
+        echo(textwrap.fill(paper.abstract, width=width))
+    return 0
+
+
+CSV_FIELDS = (
+    "id", "title", "title_derived", "authors", "institutions", "abstract", "topic",
+    "decision", "oral", "spotlight", "session", "starts_at", "ends_at", "url",
+    "openreview_url", "code_urls", "sources",
+)  # fmt: skip
+
+
+def cmd_dump(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope dump``: every record of the merged catalogue."""
+    catalogue = ctx.catalogue()
+    report_problems(ctx)
+    out = sys.stdout
+    if args.format == "jsonl":
+        for paper in catalogue.papers:
+            out.write(dumps(paper.to_json()) + "\n")
+        return 0
+    from index_builder.readinglist.exports import neutralise_cell
+
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS)
+    for paper in catalogue.papers:
+        record = paper.to_json()
+        row = []
+        for name in CSV_FIELDS:
+            value = record[name]
+            if isinstance(value, list):
+                value = "; ".join(value)
+            row.append(neutralise_cell(str(value)))
+        writer.writerow(row)
+    return 0
+
+
+def cmd_index(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope index``: build if stale (or always with --rebuild) and report."""
+    report_problems(ctx)
+    index = ctx.index()
+    start = time.perf_counter()
+    if args.rebuild:
+        bar = ProgressBar("Rebuilding the search index")
+        index.build(progress=bar)
+        bar.finish()
+    else:
+        ensure_index(ctx)
+    state = index.state()
+    echo(
+        f"Index: {state.get('doc_count', 0)} papers, "
+        f"{state.get('size_bytes', 0) / 1e6:.1f} MB at {state.get('path')} "
+        f"({time.perf_counter() - start:.2f} s)"
+    )
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope doctor``: everything a bug report needs."""
+    from tui.cli.doctor import doctor_report
+
+    for line in doctor_report(ctx):
+        echo(line)
+    return 0

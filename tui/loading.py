@@ -1,0 +1,172 @@
+"""The start-up work (catalogue, then index) and the messages that report it.
+
+:meth:`Loader.run` is the body of a thread worker of the main screen. It posts
+``Loader.CatalogueLoaded`` as soon as the papers are in memory (so they show at
+once), then opens the index or builds it with ``Loader.IndexProgress`` updates,
+and finally ``Loader.IndexReady``. Failures are posted, never raised.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from index_builder.catalogue.load import Catalogue
+    from index_builder.search.engine import SearchIndex
+
+
+class Loader:
+    """Loads the catalogue and the index, reporting through ``post``.
+
+    ``announce=False`` when the screen already has the catalogue (it was ready
+    before the first frame): then only the index is reported. ``early`` gives a
+    first look (table papers alone, ``complete`` False) on a first run; with
+    ``announce`` it is posted before the full catalogue.
+    """
+
+    class CatalogueLoaded(Message):
+        """The catalogue is in memory."""
+
+        def __init__(self, catalogue: Catalogue) -> None:
+            super().__init__()
+            self.catalogue = catalogue
+
+    class IndexProgress(Message):
+        """The index build has done ``done`` of ``total`` papers (``total`` 0: opening)."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done = done
+            self.total = total
+
+    class IndexReady(Message):
+        """The index answers queries; ``notice`` says if it had to be rebuilt."""
+
+        def __init__(self, index: SearchIndex, notice: str | None) -> None:
+            super().__init__()
+            self.index = index
+            self.notice = notice
+
+    class Failed(Message):
+        """Loading ``what`` failed; the app keeps going without it."""
+
+        def __init__(self, what: str, error: str) -> None:
+            super().__init__()
+            self.what = what
+            self.error = error
+
+    def __init__(
+        self,
+        catalogue: Callable[[], Catalogue],
+        index: Callable[[], SearchIndex],
+        post: Callable[[Message], Any],
+        *,
+        announce: bool = True,
+        early: Callable[[], Catalogue | None] | None = None,
+    ) -> None:
+        self.catalogue = catalogue
+        self.announce = announce
+        self.early = early
+        self.index = index
+        self.post = post
+        self._last = -1
+
+    def run(self) -> None:
+        """Load the catalogue, then open (or build) the index, posting each step."""
+        first = self.early() if self.announce and self.early is not None else None
+        if first is not None and not first.complete:
+            self.post(self.CatalogueLoaded(first))
+        try:
+            cat = self.catalogue()
+        except Exception as exc:  # a bad source never takes the app down
+            self.post(self.Failed("papers", str(exc) or type(exc).__name__))
+            return
+        if self.announce:
+            self.post(self.CatalogueLoaded(cat))
+        try:
+            search_index = self.index()
+            fresh = search_index.is_fresh()
+            self.post(self.IndexProgress(0, 0 if fresh else len(cat)))
+            notice = search_index.ensure(self._progress)
+        except Exception as exc:
+            self.post(self.Failed("index", str(exc) or type(exc).__name__))
+            return
+        self.post(self.IndexReady(search_index, notice))
+
+    def _progress(self, done: int, total: int) -> None:
+        # Builds report every paper; the screen needs one update per percent.
+        percent = 100 * done // total if total else 100
+        if percent != self._last:
+            self._last = percent
+            self.post(self.IndexProgress(done, total))
+
+
+class Preload:
+    """Runs ``load`` in a thread from now on; :meth:`result` waits for it.
+
+    ``run_tui`` starts the catalogue this way before the app is built, so the papers
+    are read while Textual sets up the terminal and draws its first frame. With
+    ``quick``, ``load`` is called as ``load(on_cold=...)``: when there is no fresh
+    cache (a first run), ``quick()`` is read first, in the same thread, and
+    :meth:`wait` and :meth:`first` hand it out until the full catalogue is built.
+    """
+
+    def __init__(
+        self,
+        load: Callable[..., Catalogue],
+        quick: Callable[[], Catalogue] | None = None,
+    ) -> None:
+        self._load = load
+        self._quick = quick
+        self._value: Catalogue | None = None
+        self._first_look: Catalogue | None = None
+        self._error: BaseException | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="paperscope-preload", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            if self._quick is None:
+                self._value = self._load()
+            else:
+                self._value = self._load(on_cold=self._read_quick)
+        except BaseException as exc:  # handed to whoever asks for the result
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def _read_quick(self) -> None:
+        assert self._quick is not None
+        try:
+            self._first_look = self._quick()
+        except Exception:  # only a first look: the full load reports what is wrong
+            self._first_look = None
+        self._ready.set()
+
+    def wait(self, timeout: float) -> Catalogue | None:
+        """The catalogue, or a first look, if either is ready within ``timeout`` seconds."""
+        self._ready.wait(timeout)
+        return self._available()
+
+    def first(self) -> Catalogue | None:
+        """The catalogue or a first look, whichever is ready first (None if loading failed)."""
+        self._ready.wait()
+        return self._available()
+
+    def _available(self) -> Catalogue | None:
+        if not self._thread.is_alive():
+            return self._value
+        return self._first_look
+
+    def result(self) -> Catalogue:
+        """The loaded catalogue (waits for the thread); re-raises what the load raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._value is not None
+        return self._value

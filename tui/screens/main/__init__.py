@@ -1,0 +1,1 @@
+"""The main screen: search box, result list, paper view, facets and status line."""

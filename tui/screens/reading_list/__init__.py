@@ -1,0 +1,1 @@
+"""The reading list screen (``B``): bookmarks, notes, exports and the session planner."""

@@ -1,0 +1,302 @@
+"""The reading list screen (``B``): bookmarks by status, notes, undo, export, sessions.
+
+The screen is given its store and a catalogue lookup; it dismisses with the id of
+the paper to open (``Enter``), or None. A bookmark whose paper left the data is
+shown from its stored copy and marked so.
+
+BINDINGS:
+
+| key        | action                                              |
+|------------|-----------------------------------------------------|
+| escape / q | back                                                |
+| enter      | open the paper                                      |
+| 0 1 2 3    | show all / to read / reading / read                 |
+| f          | next status filter                                  |
+| s          | next sort order (added, title, status, time)        |
+| r          | next status of the bookmark (to read → reading → read) |
+| n          | edit the note                                       |
+| d          | remove the bookmark                                 |
+| u          | undo the last removal                               |
+| e          | export (BibTeX, Markdown, CSV, JSON, .ics)          |
+| p          | poster sessions by day, clashes marked              |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+
+from index_builder.model import Paper
+from index_builder.readinglist.bookmark import STATUSES, Bookmark
+from index_builder.readinglist.exports import Lookup, default_export_path, paper_of
+from index_builder.readinglist.store import ReadingList, ReadingListError
+from index_builder.text.safe import safe
+from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog, write_export
+from tui.screens.reading_list.rows import (
+    COLUMNS,
+    STATUS_LABELS,
+    add_columns,
+    fill_list,
+    note_text,
+    row_cells,
+)
+from tui.screens.reading_list.sessions import SessionsView
+
+SORTS = ("added", "title", "status", "time")
+FILTERS: tuple[str | None, ...] = (None, *STATUSES)
+NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
+
+
+class ReadingListScreen(SessionsView):
+    """The bookmarks in a table, with their status, note, removal, undo and export."""
+
+    DEFAULT_CSS = """
+    ReadingListScreen #rl-header { height: 1; padding: 0 1; background: $panel; }
+    ReadingListScreen ContentSwitcher { height: 1fr; }
+    ReadingListScreen DataTable { height: 1fr; }
+    ReadingListScreen #rl-note { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Back", tooltip="Back to the papers", id="rl_back"),
+        Binding("r", "cycle_status", "Status", tooltip="to read → reading → read", id="rl_status"),
+        Binding("n", "edit_note", "Note", tooltip="Edit the note", id="rl_note"),
+        Binding("d", "remove", "Remove", tooltip="Remove the bookmark", id="rl_remove"),
+        Binding("u", "undo", "Undo", tooltip="Put back the last removed bookmark", id="rl_undo"),
+        Binding("s", "cycle_sort", "Sort", tooltip="added, title, status, time", id="rl_sort"),
+        Binding("f", "cycle_filter", "Filter", tooltip="Next status filter", id="rl_filter"),
+        Binding("e", "export", "Export", tooltip="Export to a file", id="rl_export"),
+        Binding("p", "toggle_sessions", "Sessions", tooltip="Sessions, clashes", id="rl_sessions"),
+        Binding("0", "filter('')", "All", show=False),
+        Binding("1", "filter('to-read')", "To read", show=False),
+        Binding("2", "filter('reading')", "Reading", show=False),
+        Binding("3", "filter('read')", "Read", show=False),
+        Binding("j", "cursor('down')", "Down", show=False),
+        Binding("k", "cursor('up')", "Up", show=False),
+    ]
+
+    def __init__(
+        self,
+        store: ReadingList,
+        lookup: Lookup | None = None,
+        *,
+        papers: Sequence[Paper] | Callable[[], Sequence[Paper]] = (),
+        export_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.lookup = lookup
+        self._papers = papers
+        self.export_dir = export_dir or store.path.parent
+        self.status_filter: str | None = None
+        self.sort = "added"
+        self.bookmarks: list[Bookmark] = []
+        self.removed: list[Bookmark] = []
+        self.in_sessions: dict[str, Bookmark] = {}
+
+    def compose(self) -> ComposeResult:
+        """Header line, the list and the sessions view, the note preview, the footer."""
+        yield Static(id="rl-header")
+        with ContentSwitcher(initial="rl-table"):
+            yield DataTable(id="rl-table", cursor_type="row", zebra_stripes=True)
+            yield DataTable(id="rl-sessions", cursor_type="row")
+        yield Static(id="rl-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up the columns and load the bookmarks."""
+        add_columns(self.table, self.query_one("#rl-sessions", DataTable))
+        self.reload()
+        self.table.focus()
+
+    @property
+    def table(self) -> DataTable[Text]:
+        """The list of bookmarks."""
+        return self.query_one("#rl-table", DataTable)
+
+    def reload(self, keep: str | None = None) -> None:
+        """Read the store again and redraw, keeping the cursor on ``keep`` (or where it was)."""
+        table = self.table
+        current = keep or self.current_id()
+        row = table.cursor_row
+        rows = self._try(lambda: self.store.all(status=self.status_filter, sort=self.sort))
+        if rows is None:
+            return
+        self.bookmarks = rows
+        fill_list(table, rows, self.lookup)
+        ids = [b.paper_id for b in self.bookmarks]
+        if current in ids:
+            table.move_cursor(row=ids.index(current))
+        elif ids:
+            table.move_cursor(row=min(row, len(ids) - 1))
+        self._header()
+        self._preview()
+        if self.sessions_shown:
+            self._fill_sessions()
+
+    def _header(self) -> None:
+        shown = STATUS_LABELS.get(self.status_filter or "", "all")
+        text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
+        if self.removed:
+            text += "  ·  u: undo removal"
+        self.query_one("#rl-header", Static).update(Text(text))
+
+    def _preview(self) -> None:
+        self.query_one("#rl-note", Static).update(note_text(self.current(), self.lookup))
+
+    def current(self) -> Bookmark | None:
+        """The bookmark under the cursor of the visible view (None on a heading)."""
+        if self.sessions_shown:
+            return self.session_current()
+        row = self.table.cursor_row
+        return self.bookmarks[min(row, len(self.bookmarks) - 1)] if self.bookmarks else None
+
+    def current_id(self) -> str | None:
+        """The id of the bookmark under the cursor."""
+        bm = self.current()
+        return bm.paper_id if bm else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Show the note of the highlighted bookmark."""
+        self._preview()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter opens the paper (in either view)."""
+        event.stop()
+        key = event.row_key.value
+        bm = next((b for b in self.bookmarks if b.paper_id == key), None)
+        if bm is None and key and not key.startswith("#"):
+            bm = self._try(lambda: self.store.get(key))
+        if bm is not None:
+            self.open(bm)
+
+    def open(self, bm: Bookmark) -> None:
+        """Dismiss with the paper's current id, or say it left the data."""
+        if self.lookup is None:
+            self.dismiss(bm.paper_id)
+            return
+        paper = paper_of(bm, self.lookup)
+        if paper is None:
+            self.notify("This paper is no longer in the data; only its stored copy is left.")
+            return
+        self.dismiss(paper.id)
+
+    def show_changed(self, new: Bookmark) -> None:
+        """Redraw one changed bookmark in place, or reload when it may move or leave the view."""
+        ids = [b.paper_id for b in self.bookmarks]
+        if (
+            self.status_filter
+            or self.sort == "status"
+            or self.sessions_shown
+            or new.paper_id not in ids
+        ):
+            self.reload(keep=new.paper_id)
+            return
+        self.bookmarks[ids.index(new.paper_id)] = new
+        for column, value in zip(COLUMNS, row_cells(new, self.lookup), strict=True):
+            self.table.update_cell(new.paper_id, column, value)
+        self._preview()
+
+    def action_close(self) -> None:
+        """Back to the papers."""
+        self.dismiss(None)
+
+    def action_cursor(self, direction: str) -> None:
+        """j/k move the cursor in the visible table."""
+        switcher = self.query_one(ContentSwitcher)
+        table = self.query_one(f"#{switcher.current}", DataTable)
+        table.action_cursor_down() if direction == "down" else table.action_cursor_up()
+
+    def action_cycle_status(self) -> None:
+        """to read → reading → read → to read."""
+        bm = self.current()
+        new = bm and self._try(lambda: self.store.set_status(bm.paper_id, NEXT_STATUS[bm.status]))
+        if new:
+            self.show_changed(new)
+
+    def action_edit_note(self) -> None:
+        """Edit the note in a dialog."""
+        bm = self.current()
+        if bm is None:
+            return
+
+        def saved(text: str | None) -> None:
+            new = (
+                None if text is None else self._try(lambda: self.store.set_note(bm.paper_id, text))
+            )
+            if new:
+                self.show_changed(new)
+                self.notify("Note saved.")
+
+        self.app.push_screen(NoteDialog(safe(bm.title or bm.paper_id), bm.note), saved)
+
+    def action_remove(self) -> None:
+        """Remove the bookmark under the cursor (u puts it back)."""
+        bm = self.current()
+        if bm is None:
+            return
+        gone = self._try(lambda: self.store.remove(bm.paper_id))
+        if gone is None:
+            return
+        self.removed.append(gone)
+        if self.sessions_shown or bm not in self.bookmarks:
+            self.reload()
+        else:
+            self.bookmarks.remove(bm)
+            self.table.remove_row(bm.paper_id)
+            self._header()
+            self._preview()
+        self.notify("Removed from the reading list (u to undo).")
+
+    def action_undo(self) -> None:
+        """Put back the last removed bookmark, as it was."""
+        if not self.removed:
+            self.notify("Nothing to undo.")
+            return
+        bm = self.removed[-1]
+        try:
+            self.store.restore(bm)
+        except ReadingListError as exc:
+            self.notify(str(exc), title="Reading list", severity="error")
+            return
+        self.removed.pop()
+        self.reload(keep=bm.paper_id)
+        self.notify("Bookmark restored.")
+
+    def action_cycle_sort(self) -> None:
+        """Next sort order."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.reload()
+
+    def action_filter(self, status: str) -> None:
+        """Show only one status ('' for all)."""
+        self.status_filter = status or None
+        self.reload()
+
+    def action_cycle_filter(self) -> None:
+        """Next status filter."""
+        self.action_filter(FILTERS[(FILTERS.index(self.status_filter) + 1) % len(FILTERS)] or "")
+
+    def action_export(self) -> None:
+        """Ask for a format and a file, then export in a worker."""
+
+        def chosen(choice: tuple[str, Path] | None) -> None:
+            if choice is not None:
+                self.export_to(*choice)
+
+        default = default_export_path(self.export_dir, "bibtex")
+        self.app.push_screen(ExportDialog(len(self.store), default), chosen)
+
+    @work(thread=True, exclusive=True, group="rl-export", exit_on_error=False)
+    def export_to(self, fmt: str, path: Path) -> Path | None:
+        """Write the export off the event loop and say where it went."""
+        papers = self._papers() if callable(self._papers) else self._papers
+        ok, message = write_export(self.store, fmt, path, self.lookup, papers)
+        self.app.call_from_thread(self.notify, message, severity="information" if ok else "error")
+        return path if ok else None
