@@ -16,6 +16,31 @@ SortKey = Literal["relevance", "title", "time"]
 
 
 @dataclass(frozen=True, slots=True)
+class Event:
+    """One scheduled presentation of a paper: its poster session or its talk.
+
+    Times are ISO 8601 strings as the source wrote them (with their offset); what a
+    person sees is converted to the venue's zone when shown. ``room`` and
+    ``poster_position`` (the board, e.g. ``#2504``) are empty when the data lacks them.
+    """
+
+    kind: str
+    """``poster`` or ``oral``."""
+    session: str = ""
+    starts_at: str = ""
+    ends_at: str = ""
+    event_id: int | None = None
+    room: str = ""
+    poster_position: str = ""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """Rebuild an event from its :func:`dataclasses.asdict` form; unknown keys are ignored."""
+        names = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True, slots=True)
 class Paper:
     """One paper of the merged catalogue.
 
@@ -24,7 +49,11 @@ class Paper:
     ``sources`` lists ``FILE:POSITION`` for every abstract list that holds the
     paper (1-based position in that file) and ``FILE`` for tables.
     ``aliases`` are earlier ids of the same paper (e.g. the id an abstract had
-    before it was joined to its row) so that bookmarks never orphan.
+    before it was joined to its row) so that bookmarks never orphan; an oral's talk
+    event id is one too. ``events`` holds every presentation (poster session and, for
+    orals, the talk); ``session``, ``starts_at`` and ``ends_at`` repeat the poster's (or
+    the only event's) for filters and sorting. ``venue`` names the conference
+    (``ICML 2026``), empty when the source does not say.
     """
 
     id: str
@@ -48,6 +77,8 @@ class Paper:
     sources: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     event_id: int | None = None
+    events: tuple[Event, ...] = ()
+    venue: str = ""
 
     @property
     def has_abstract(self) -> bool:
@@ -84,6 +115,10 @@ class Paper:
         for key in ("authors", "institutions", "code_urls", "sources", "aliases"):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
+        if "events" in kwargs:
+            kwargs["events"] = tuple(
+                Event.from_json(e) for e in kwargs["events"] if isinstance(e, dict)
+            )
         return cls(**kwargs)
 
 

@@ -36,7 +36,7 @@ from index_builder.catalogue.merge_records import (
     record_ids,
     titled_fields,
 )
-from index_builder.model import Paper
+from index_builder.model import Event, Paper
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
 from index_builder.text import render as text
@@ -44,6 +44,8 @@ from index_builder.text import render as text
 __all__ = ["abstract_id", "build_papers", "normalized"]
 
 SPOTLIGHT = "accept (spotlight)"
+TABLE_VENUE = "ICML 2026"
+"""The conference of the paper table (the bundled one, and tables in its format)."""
 
 
 @dataclass(slots=True)
@@ -53,6 +55,7 @@ class _TablePaper:
     row: TableRow
     tables: list[str]
     oral: bool = False
+    talks: list[TableRow] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -120,6 +123,10 @@ def _merge_tables(
         poster = by_title.get(normalized(row.title))
         if poster is not None:
             poster.oral = True
+            if row.event_id != poster.row.event_id and all(
+                t.event_id != row.event_id for t in poster.talks
+            ):
+                poster.talks.append(row)
         elif row.event_id not in by_id:
             by_id[row.event_id] = _TablePaper(row, [name], oral=True)
             by_title[normalized(row.title)] = by_id[row.event_id]
@@ -204,7 +211,7 @@ def _table_paper(
         abstract_raw=raw,
         topic=row.topic,
         decision=row.decision,
-        oral=item.oral or row.event_type.lower() == "oral",
+        oral=item.oral or row.event_type.lower() == "oral" or any(r.oral for r in records),
         spotlight=row.decision.lower() == SPOTLIGHT,
         session=row.session,
         starts_at=row.starts_at,
@@ -213,9 +220,26 @@ def _table_paper(
         openreview_url=row.openreview_url,
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=tuple(dict.fromkeys([*item.tables, *listed, *(r.source for r in records)])),
-        aliases=aliases(str(row.event_id), own, record_ids(records)),
+        aliases=aliases(
+            str(row.event_id), own, record_ids(records), [str(t.event_id) for t in item.talks]
+        ),
         event_id=row.event_id,
+        events=_events([_event(row), *(_event(t) for t in item.talks)], records),
+        venue=TABLE_VENUE,
     )
+
+
+def _events(table: Sequence[Event], records: Sequence[PaperRecord]) -> tuple[Event, ...]:
+    """The table's events, then those only the records state (a dump keeps a paper's talks)."""
+    seen = {e.event_id for e in table}
+    stated = [e for r in records for e in r.events if e.event_id not in seen]
+    return tuple(table) + tuple(dict.fromkeys(stated))
+
+
+def _event(row: TableRow) -> Event:
+    """The presentation a table row describes: a poster session, or an oral's talk."""
+    kind = "oral" if row.event_type.lower() == "oral" else "poster"
+    return Event(kind, row.session, row.starts_at, row.ends_at, row.event_id)
 
 
 def _abstract_paper(

@@ -41,7 +41,7 @@ def record_row(record: PaperRecord) -> TableRow:
     assert record.event_id is not None
     return TableRow(
         event_id=record.event_id,
-        event_type="Oral" if record.oral else "Poster",
+        event_type="Oral" if record.oral and not record.events else "Poster",
         title=record.title,
         decision=record.decision,
         topic=record.topic,

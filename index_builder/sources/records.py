@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from index_builder.model import Event
 from index_builder.text import render as text
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -56,6 +57,7 @@ class PaperRecord:
     spotlight: bool = False
     event_id: int | None = None
     ids: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
 
     @property
     def source(self) -> str:
@@ -177,6 +179,23 @@ def _event_id(value: Any) -> int | None:
     return None
 
 
+def _events(value: Any) -> tuple[Event, ...]:
+    """The ``events`` list of a dump record (poster session, talk); malformed items are dropped."""
+    if not isinstance(value, list):
+        return ()
+    events = []
+    for item in value[:16]:
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("kind")
+        if kind not in ("poster", "oral"):
+            continue
+        texts = {k: clean(v) for k in ("session", "starts_at", "ends_at", "room",
+                 "poster_position") if isinstance(v := item.get(k), str)}  # fmt: skip
+        events.append(Event(kind, event_id=_event_id(item.get("event_id")), **texts))
+    return tuple(events)
+
+
 def _ids(data: dict[str, Any]) -> tuple[str, ...]:
     """The ids a record declares: ``id``, ``paper_id`` and the ``aliases`` list."""
     values: list[Any] = [data.get("id"), data.get("paper_id")]
@@ -227,4 +246,5 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
         event_id=_event_id(data.get("event_id")) if title else None,
         ids=_ids(data),
+        events=_events(data.get("events")) if title else (),
     )

@@ -86,7 +86,9 @@ def test_small_table_orals_spotlights_and_times(tmp_path: Path) -> None:
     assert [p.id for p in cat] == ["902", "103", "101", "102"]
     sobolev = cat.get("102")
     assert sobolev is not None and sobolev.oral and sobolev.session == ""
-    assert cat.get("901") is None, "an Oral row repeats its poster"
+    talk = cat.get("901")
+    assert talk is not None and talk.id != "901", "an Oral row repeats its poster"
+    assert [e.kind for e in talk.events] == ["poster", "oral"], "the talk is kept as an event"
     lone = cat.get("902")
     assert lone is not None and lone.oral and lone.session == "Oral 1B"
     spot = cat.get("101")
