@@ -1,6 +1,7 @@
 """PaperScope's core: no Textual, usable from any script. The map, lowest layer first:
 
-- ``model``, ``paths``, ``atomic``: the plain domain types, where files live, atomic writes.
+- ``model``, ``paths``, ``atomic``, ``venues``: the plain domain types, where files live,
+  atomic writes, the conferences known (feeds, time zone, proceedings).
 - ``text/``: display text: LaTeX and Markdown to Unicode, links, terminal safety.
 - ``sources/``: reading files: the paper table, abstract lists, JSON/JSONL/BibTeX records.
 - ``catalogue/``: every source merged into one record per paper: joins, ids, the cache.
