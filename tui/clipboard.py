@@ -1,14 +1,10 @@
 """Copying text where the user is: OSC 52 through the terminal and the native clipboard.
 
-In the TUI, run it in a worker (the native clipboard may take a moment, or hang)::
-
-    from tui.clipboard import copy_and_report
-    self.run_worker(copy_and_report(self.app, text, what="BibTeX citation"), group="copy")
-
-``copy_and_report`` notifies the user of what worked and, when nothing may
-have, pushes :class:`tui.screens.copy_fallback.CopyFallback` with the text to
-select by hand. For the decision alone, ``outcome = await copy_text(app, text)``
-returns a :class:`CopyOutcome` (``.message``, ``.show_fallback``, ``.backends``).
+In the TUI, :func:`tui.screens.copy_fallback.copy_and_report` runs it in a worker
+(the native clipboard may take a moment, or hang), notifies the user of what
+worked and, when nothing may have, shows the text to select by hand. For the
+decision alone, ``outcome = await copy_text(app, text)`` returns a
+:class:`CopyOutcome` (``.message``, ``.show_fallback``, ``.backends``).
 The command line uses ``copy_outside_app(text) -> CopyOutcome``, which sends OSC
 52 on stderr when stderr is a terminal. Nothing here raises, and the native
 clipboard is given at most ``NATIVE_TIMEOUT`` seconds (it runs in a daemon thread).
@@ -32,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 if TYPE_CHECKING:
-    from textual.app import App
+    pass
 
 NATIVE_TIMEOUT = 2.0
 """Seconds the native clipboard may take before it counts as not working."""
@@ -237,20 +233,6 @@ async def copy_text(
     native_detail = await copy_native_async(text, copier=copier, timeout=timeout)
     blocker = await asyncio.to_thread(osc52_blocker, env, tmux_option) if sent else None
     return describe(what, native_detail, sent, blocker, bool(env.get("SSH_CONNECTION")))
-
-
-async def copy_and_report(app: App[Any], text: str, *, what: str = "Text") -> CopyOutcome:
-    """Copy, then tell the user what worked, or show the text to select when nothing may have."""
-    outcome = await copy_text(app, text, what=what)
-    if outcome.show_fallback:
-        from tui.screens.copy_fallback import CopyFallback
-
-        app.push_screen(CopyFallback(text, outcome.message))
-    else:
-        app.notify(
-            outcome.message, title="Copy", severity="information" if outcome.native else "warning"
-        )
-    return outcome
 
 
 def copy_outside_app(

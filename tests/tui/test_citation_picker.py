@@ -12,7 +12,7 @@ from index_builder.citations.styles import cite
 from index_builder.model import Paper
 from tui import clipboard
 from tui.screens.citation_picker import CitationPicker
-from tui.screens.copy_fallback import CopyFallback
+from tui.screens.copy_fallback import CopyFallback, copy_and_report
 
 PAPER = Paper(
     id="p1",
@@ -135,7 +135,7 @@ async def test_copy_and_report_without_any_clipboard_opens_the_fallback(
     monkeypatch.setattr(clipboard, "_pyperclip_copy", no_backend)
     app = Host()
     async with app.run_test(size=(100, 30)) as pilot:
-        outcome = await clipboard.copy_and_report(app, "the text", what="Citation")
+        outcome = await copy_and_report(app, "the text", what="Citation")
         await pilot.pause()
         assert outcome.show_fallback
         assert isinstance(app.screen, CopyFallback)
@@ -149,7 +149,7 @@ async def test_copy_and_report_notifies_when_the_system_clipboard_works(
     monkeypatch.setattr(clipboard, "_pyperclip_copy", copied.append)
     app = Host()
     async with app.run_test(size=(100, 30)) as pilot:
-        outcome = await clipboard.copy_and_report(app, "the text", what="Citation")
+        outcome = await copy_and_report(app, "the text", what="Citation")
         await pilot.pause()
         assert copied == ["the text"] and outcome.native
         assert not isinstance(app.screen, CopyFallback)

@@ -2,23 +2,25 @@
 
     app.push_screen(CopyFallback(text, reason))   # ModalScreen[None]; escape closes
 
-:func:`tui.clipboard.copy_and_report` pushes it by itself when neither OSC 52
-nor the system clipboard may have worked. The text fills the screen, with no frame,
-in a read-only ``TextArea`` (all of it selected), so that a terminal selection
-holds only the text; the hint says how (hold Shift, or Option on macOS, while
+:func:`copy_and_report` copies (:mod:`tui.clipboard`) and pushes it by itself
+when neither OSC 52 nor the system clipboard may have worked. The text fills the
+screen, with no frame, in a read-only ``TextArea`` (all of it selected), so that a
+terminal selection holds only the text; the hint says how (hold Shift, or Option on macOS, while
 dragging: the app has the mouse).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
+
+from tui.clipboard import CopyOutcome, copy_text
 
 HINT = (
     "Select the text with your terminal: hold Shift (Option on macOS) and drag, "
@@ -84,3 +86,15 @@ class CopyFallback(ModalScreen[None]):
     def action_close(self) -> None:
         """Close the dialog."""
         self.dismiss(None)
+
+
+async def copy_and_report(app: App[Any], text: str, *, what: str = "Text") -> CopyOutcome:
+    """Copy, then tell the user what worked, or show the text to select when nothing may have."""
+    outcome = await copy_text(app, text, what=what)
+    if outcome.show_fallback:
+        app.push_screen(CopyFallback(text, outcome.message))
+    else:
+        app.notify(
+            outcome.message, title="Copy", severity="information" if outcome.native else "warning"
+        )
+    return outcome

@@ -1,23 +1,14 @@
 """The main screen: search box, result list, paper view, facets, status line, footer.
 
-BINDINGS (letters act only when the search box does not have focus):
-
-| key     | id              | action                                         |
-|---------|-----------------|------------------------------------------------|
-| /       | search          | focus the search box                           |
-| escape  | back            | back to the list (leave like:/reading view)    |
-| tab     | did_you_mean    | search for the "did you mean" suggestion       |
-| m       | more_like_this  | list the papers similar to the current one     |
-| s       | sort            | cycle relevance → title → time                 |
-| f       | facets          | show or hide the facet counts                  |
-| o / O   | open_page/code  | open the paper's page / its code in a browser  |
-| b / B   | bookmark / reading_list | toggle bookmark / open the reading list |
-| y / Y   | cite / cite_format | copy the default citation / pick a format   |
+One class with the screen's actions (keys in :mod:`tui.screens.main.bindings`);
+what it shares or delegates lives in helper objects it owns: :class:`SearchFlow`
+(queries in a worker), :class:`PaperPane` (the view, similar papers, links) and
+:class:`Library` (bookmarks, reading list, citations). Everything from outside
+comes in through the :class:`~tui.services.Services` it is created with.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,106 +17,62 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Key, Resize
-from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Footer, Input
-from textual.worker import get_current_worker
 
-from index_builder.model import SearchResult, SortKey
+from index_builder.model import Hit, Paper, SearchResult, SortKey
 from tui.loading import Loader, Preload
-from tui.screens.main.browse import BrowseActions
-from tui.screens.main.library import LibraryActions
-from tui.searching import Searcher
+from tui.screens.main.bindings import MAIN_BINDINGS
+from tui.screens.main.browse import PaperPane
+from tui.screens.main.library import Library
+from tui.screens.main.search_flow import SearchDone as Done
+from tui.screens.main.search_flow import SearchFlow
+from tui.searching import PaperSource, Searcher, like_query
 from tui.widgets.did_you_mean import DidYouMean
+from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
+    from tui.services import Services
 
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
 QUICK_LOAD_S = 0.15
 """How long the first frame may wait for a catalogue that is still loading."""
-TYPING_PAUSE_S = 0.01
-"""Keys typed within this pause of each other run one query (the last)."""
 
 
-class MainScreen(BrowseActions):
+class MainScreen(Screen[None]):
     """Search as you type over the catalogue, with the paper under the cursor beside it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_search", "Search", tooltip="Type a query", id="search"),
-        Binding("escape", "back", "Back", tooltip="Back to the result list", id="back"),
-        Binding(
-            "backspace", "leave_like", "Back", show=False, tooltip="Leave like:", id="leave_like"
-        ),
-        Binding(
-            "tab",
-            "accept_suggestion",
-            "Did you mean",
-            tooltip="Search for the suggestion",
-            id="did_you_mean",
-        ),
-        Binding(
-            "tab",
-            "app.focus_next",
-            "Next pane",
-            show=False,
-            tooltip="Move to the next pane",
-            id="focus_next",
-        ),
-        Binding(
-            "m",
-            "more_like_this",
-            "More like this",
-            tooltip="Papers similar to this one",
-            id="more_like_this",
-        ),
-        Binding("s", "cycle_sort", "Sort", tooltip="Relevance, title or session time", id="sort"),
-        Binding(
-            "f", "toggle_facets", "Facets", tooltip="Counts by topic, kind, session", id="facets"
-        ),
-        Binding(
-            "o",
-            "open_page",
-            "Open page",
-            show=False,
-            tooltip="Open the paper's page",
-            id="open_page",
-        ),
-        Binding(
-            "O",
-            "open_code",
-            "Open code",
-            show=False,
-            tooltip="Open the paper's code",
-            id="open_code",
-        ),
-        *LibraryActions.LIBRARY_BINDINGS,
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = MAIN_BINDINGS
+    SearchDone = Done
 
-    class SearchDone(Message):
-        """A query finished; dropped on arrival if the box has changed since."""
-
-        def __init__(self, query: str, sort: SortKey, result: SearchResult, ready: bool) -> None:
-            super().__init__()
-            self.query = query
-            self.sort = sort
-            self.result = result
-            self.ready = ready
-
-    def __init__(self, catalogue: Preload, index: Callable[[], SearchIndex]) -> None:
+    def __init__(
+        self, services: Services, catalogue: Preload, index: Callable[[], SearchIndex]
+    ) -> None:
         super().__init__()
+        self.services = services
         self._catalogue = catalogue
         self._open_index = index
-        self.searcher: Searcher | None = None
-        self.sort: SortKey = "relevance"
-        self.result: SearchResult | None = None
         self.before_like: str | None = None
-        self.index_failed = False
+        """The query to go back to from a ``like:`` listing (None when not in one)."""
+        self.library = Library(
+            self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
+        )
+        self.flow = SearchFlow(
+            self,
+            marked=self.bookmarked_ids,
+            facet_panel=lambda: self.facet_panel,
+            loaded=self.library.load,
+            indexed=lambda: self.pane.find_similar(),
+        )
+        self.pane = PaperPane(
+            self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
+        )
 
     def compose(self) -> ComposeResult:
         yield SearchBox(id="search")
@@ -137,7 +84,7 @@ class MainScreen(BrowseActions):
         yield Footer()
 
     def on_mount(self) -> None:
-        keys = self.papp.keymap.get("did_you_mean", "tab").split(",")[0]
+        keys = self.services.keymap.get("did_you_mean", "tab").split(",")[0]
         self.query_one(DidYouMean).key_hint = self.app.get_key_display(
             Binding(keys, "accept_suggestion")
         )
@@ -150,7 +97,7 @@ class MainScreen(BrowseActions):
         # posts it, and the loader posts the full catalogue when it lands.
         catalogue = self._catalogue.wait(QUICK_LOAD_S)
         if catalogue is not None:
-            self._use_catalogue(catalogue)
+            self.flow.use_catalogue(catalogue)
             # Opening the index imports Whoosh: not while the first frame is drawn.
             self.call_after_refresh(self.load, not catalogue.complete, False)
         else:
@@ -158,6 +105,66 @@ class MainScreen(BrowseActions):
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
+
+    # -- the parts --------------------------------------------------------------------------
+
+    @property
+    def box(self) -> SearchBox:
+        """The search box."""
+        return self.query_one(SearchBox)
+
+    @property
+    def results(self) -> ResultList:
+        """The result list."""
+        return self.query_one(ResultList)
+
+    @property
+    def view(self) -> PaperView:
+        """The paper view."""
+        return self.query_one(PaperView)
+
+    @property
+    def status(self) -> StatusBar:
+        """The status line."""
+        return self.query_one(StatusBar)
+
+    @property
+    def facet_panel(self) -> FacetPanel | None:
+        """The facet panel, once it has been shown."""
+        found = self.query(FacetPanel)
+        return found.first() if found else None
+
+    @property
+    def searcher(self) -> Searcher | None:
+        """The searcher over the loaded catalogue (None while it loads)."""
+        return self.flow.searcher
+
+    @property
+    def sort(self) -> SortKey:
+        """The sort order of the list."""
+        return self.flow.sort
+
+    @property
+    def result(self) -> SearchResult | None:
+        """The answer shown in the list."""
+        return self.flow.result
+
+    @property
+    def index_failed(self) -> bool:
+        """True when the index could not be opened (the simple filter searches)."""
+        return self.flow.index_failed
+
+    def bookmarked_ids(self) -> frozenset[str]:
+        """Ids of the bookmarked papers (as of the last load or change)."""
+        return self.library.marked
+
+    def current_paper(self) -> Paper | None:
+        """The paper the keys act on: the one in the view (it follows the cursor)."""
+        return self.view.paper
+
+    def catalogue(self) -> PaperSource | None:
+        """The loaded catalogue (None while it loads)."""
+        return self.searcher.catalogue if self.searcher is not None else None
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -177,49 +184,16 @@ class MainScreen(BrowseActions):
         loader.run()
 
     def on_loader_catalogue_loaded(self, message: Loader.CatalogueLoaded) -> None:
-        self._use_catalogue(message.catalogue)
-
-    def _use_catalogue(self, catalogue: Catalogue) -> None:
-        self.searcher = Searcher(catalogue)
-        self.view.abstracts_pending = not catalogue.complete
-        if not catalogue.complete:
-            self.status.set_index_state("loading abstracts")
-        self.results.empty_message = "No papers."
-        if not self.box.value.strip() and self.sort == "relevance":
-            # Nothing typed yet: the catalogue order is the answer, shown at once.
-            everything = self.searcher.everything("relevance")
-            result = SearchResult("", len(everything), everything)
-            self.on_main_screen_search_done(self.SearchDone("", self.sort, result, False))
-        else:
-            self.run_search()
-        self.call_after_refresh(self.load_bookmarks)
+        self.flow.use_catalogue(message.catalogue)
 
     def on_loader_index_progress(self, message: Loader.IndexProgress) -> None:
-        if message.total:
-            percent = 100 * message.done // message.total
-            self.status.set_index_state(f"building index {percent}%", (message.done, message.total))
-        else:
-            self.status.set_index_state("opening index")
-        self._update_note()
+        self.flow.index_progress(message)
 
     def on_loader_index_ready(self, message: Loader.IndexReady) -> None:
-        if self.searcher is not None:
-            self.searcher.attach(message.index)
-        self.status.set_index_state("index ready")
-        if message.notice:
-            self.notify(message.notice, title="Index", severity="warning")
-        self.run_search()
-        self.find_similar()
+        self.flow.index_ready(message)
 
     def on_loader_failed(self, message: Loader.Failed) -> None:
-        if message.what == "index":
-            self.index_failed = True
-            self.status.set_index_state("no index (simple filter)")
-        else:
-            self.results.empty_message = f"Could not load the papers: {message.error}"
-            self.results.refresh()
-        self.notify(f"Could not load the {message.what}: {message.error}", severity="error")
-        self._update_note()
+        self.flow.failed(message)
 
     # -- searching --------------------------------------------------------------------------
 
@@ -240,57 +214,150 @@ class MainScreen(BrowseActions):
 
     def run_search(self) -> None:
         """Start the query now in the box; an older one still running is superseded."""
-        if self.searcher is None:
-            return
-        facets = self.facet_panel is not None and self.facet_panel.shown
-        self.search_worker(self.searcher, self.box.value, self.sort, facets, self.bookmarked_ids())
+        self.flow.run()
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def search_worker(
-        self, searcher: Searcher, query: str, sort: SortKey, facets: bool, marked: frozenset[str]
-    ) -> None:
-        """Run one query off the event loop and post its result."""
-        worker = get_current_worker()
-        # Keys sent in a burst (a paste, a fast typist) supersede each other within this
-        # pause, so only the last query of the burst runs against the index.
-        time.sleep(TYPING_PAUSE_S)
-        if worker.is_cancelled:
-            return
-        result = searcher.run(query, sort=sort, bookmarked=marked, facets=facets)
-        if not worker.is_cancelled:
-            self.post_message(self.SearchDone(query, sort, result, searcher.ready))
+    def on_search_done(self, message: Done) -> None:
+        self.flow.done(message)
 
-    def on_main_screen_search_done(self, message: MainScreen.SearchDone) -> None:
-        if message.query != self.box.value or message.sort != self.sort:
-            return  # stale: the user has typed on since
-        previous = self.result
-        self.result = message.result
-        # The same query answered again (new sort, index now ready): the cursor stays on
-        # the paper the user moved to; a cursor still at the top stays at the top.
-        keep = None
-        current = self.results.current
-        if previous is not None and previous.query == message.query and self.results.cursor > 0:
-            keep = current.paper.id if current is not None else None
-        query = message.query.strip()
-        self.results.empty_message = f"No papers match {query!r}." if query else "No papers."
-        self.results.set_hits(message.result.hits, keep=keep)
-        offer = self.query_one(DidYouMean)
-        had_suggestion = offer.suggestion is not None
-        offer.offer(message.result.suggestion)
-        self.status.set_counts(
-            len(message.result.hits), message.result.total, message.result.elapsed_ms
-        )
+    # -- the paper under the cursor ---------------------------------------------------------
+
+    def on_result_list_highlighted(self, message: ResultList.Highlighted) -> None:
+        # The list's new rows reach the screen first; the view (wrapping a whole
+        # abstract) is laid out on the frame after.
+        self.call_after_refresh(self._follow_cursor)
+
+    def _follow_cursor(self) -> None:
+        hit = self.results.current
+        if hit is not self.view.hit:
+            self.pane.show(hit)
+
+    def on_result_list_selected(self, message: ResultList.Selected) -> None:
+        self.add_class("-reading")
+        self.view.focus()
+
+    def on_paper_view_open_paper(self, message: PaperView.OpenPaper) -> None:
+        self.pane.show(Hit(message.paper))
+        self.view.focus()
+
+    def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
+        self.pane.open_url(message.url, message.label)
+
+    def open_paper_id(self, paper_id: str) -> None:
+        """Move the cursor to the paper if it is listed, else show it in the view."""
+        listed = next((i for i, h in enumerate(self.results.hits) if h.paper.id == paper_id), None)
+        if listed is not None:
+            self.results.cursor = listed
+            self.results.focus()
+            return
+        catalogue = self.catalogue()
+        paper = catalogue.get(paper_id) if catalogue is not None else None
+        if paper is not None:
+            self.pane.show(Hit(paper))
+            self.view.focus()
+
+    def bookmarks_changed(self) -> None:
+        """Redraw the badges in the list and the view."""
+        self.results.set_bookmarked(self.bookmarked_ids())
+        self.pane.refresh_badge()
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "accept_suggestion":
+            return self.query_one(DidYouMean).suggestion is not None
+        if action == "leave_like":
+            return self.before_like is not None and self.focused is self.results
+        return True
+
+    def action_focus_search(self) -> None:
+        """Put the cursor in the search box."""
+        self.remove_class("-reading")
+        self.box.focus()
+        self.box.cursor_position = len(self.box.value)
+
+    def action_back(self) -> None:
+        """Back to the list; from the list, leave a like: listing."""
+        if self.focused is self.results and not self.has_class("-reading"):
+            self.action_leave_like()
+        self.remove_class("-reading")
+        self.results.focus()
+
+    def action_leave_like(self) -> None:
+        """Return from a like: listing to the query before it."""
+        if self.before_like is not None:
+            self.box.value, self.before_like = self.before_like, None
+
+    def action_accept_suggestion(self) -> None:
+        """Search for the "did you mean" suggestion."""
+        suggestion = self.query_one(DidYouMean).suggestion
+        if suggestion:
+            self.box.value = suggestion
+            self.box.cursor_position = len(suggestion)
+
+    def action_more_like_this(self) -> None:
+        """Replace the list with the papers similar to the current one."""
+        hit = self.view.hit or self.results.current
+        if hit is None:
+            return
+        if self.searcher is None or not self.searcher.ready:
+            self.notify("More like this needs the search index, which is still being built.")
+            return
+        before = self.box.value if self.before_like is None else self.before_like
+        self.box.value = like_query(hit.paper.id)
+        self.before_like = before
+        self.remove_class("-reading")
+        self.results.focus()
+
+    def action_cycle_sort(self) -> None:
+        """Cycle the sort order: relevance, title, session time."""
+        self.status.set_sort(self.flow.next_sort())
+        self.run_search()
+
+    def action_toggle_facets(self) -> None:
+        """Show or hide the facet counts for the current query."""
         panel = self.facet_panel
-        if panel is not None and panel.shown:
-            panel.set_facets(message.result.facets)
-        self._update_note()
-        if had_suggestion != (offer.suggestion is not None):
-            self.refresh_bindings()  # the footer shows "tab" only while there is a suggestion
+        if panel is None:  # built the first time it is asked for: start-up stays light
+            panel = FacetPanel(id="facets")
+            self.query_one("#panes").mount(panel)
+        if panel.toggle():
+            if self.result is not None and self.result.facets:
+                panel.set_facets(self.result.facets)
+            panel.focus()
+            self.run_search()
+        else:
+            self.results.focus()
 
-    def _update_note(self) -> None:
-        note = ""
-        if self.box.value.strip() and self.searcher is not None and not self.searcher.ready:
-            note = "simple filter (index not ready)"
-        elif self.result is not None and self.result.fallback:
-            note = "query read as plain words"
-        self.status.set_note(note)
+    def on_facet_panel_chosen(self, message: FacetPanel.Chosen) -> None:
+        base = "" if self.before_like is not None else self.box.value.strip()
+        self.before_like = None
+        if message.query not in base.split():
+            self.box.value = f"{base} {message.query}".strip()
+
+    def action_open_page(self) -> None:
+        """Open the paper's OpenReview page (or its virtual-site page) in a browser."""
+        if (paper := self.current_paper()) is not None:
+            self.pane.open_page(paper)
+
+    def action_open_code(self) -> None:
+        """Open the paper's first code link in a browser."""
+        if (paper := self.current_paper()) is not None:
+            self.pane.open_code(paper)
+
+    def action_toggle_bookmark(self) -> None:
+        """Bookmark the current paper, or remove its bookmark."""
+        if (paper := self.current_paper()) is not None:
+            self.library.toggle(paper)
+
+    def action_reading_list(self) -> None:
+        """Open the reading list screen."""
+        self.library.open_reading_list(self.catalogue())
+
+    def action_copy_citation(self) -> None:
+        """Copy the current paper's citation in the configured style."""
+        if (paper := self.current_paper()) is not None:
+            self.library.copy_citation(paper, self.catalogue())
+
+    def action_pick_citation(self) -> None:
+        """Choose a citation format, then copy it."""
+        if (paper := self.current_paper()) is not None:
+            self.library.pick_citation(paper, self.catalogue())

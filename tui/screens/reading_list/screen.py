@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from index_builder.model import Paper
@@ -47,14 +48,15 @@ from tui.screens.reading_list.rows import (
     note_text,
     row_cells,
 )
-from tui.screens.reading_list.sessions import SessionsView
+from tui.screens.reading_list.sessions import Sessions, attempt
 
 SORTS = ("added", "title", "status", "time")
 FILTERS: tuple[str | None, ...] = (None, *STATUSES)
+T = TypeVar("T")
 NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
 
 
-class ReadingListScreen(SessionsView):
+class ReadingListScreen(Screen[str | None]):
     """The bookmarks in a table, with their status, note, removal, undo and export."""
 
     DEFAULT_CSS = """
@@ -98,7 +100,7 @@ class ReadingListScreen(SessionsView):
         self.sort = "added"
         self.bookmarks: list[Bookmark] = []
         self.removed: list[Bookmark] = []
-        self.in_sessions: dict[str, Bookmark] = {}
+        self.sessions = Sessions(self, store, lookup)
 
     def compose(self) -> ComposeResult:
         """Header line, the list and the sessions view, the note preview, the footer."""
@@ -137,8 +139,8 @@ class ReadingListScreen(SessionsView):
             table.move_cursor(row=min(row, len(ids) - 1))
         self._header()
         self._preview()
-        if self.sessions_shown:
-            self._fill_sessions()
+        if self.sessions.shown:
+            self.sessions.fill()
 
     def _header(self) -> None:
         shown = STATUS_LABELS.get(self.status_filter or "", "all")
@@ -152,8 +154,8 @@ class ReadingListScreen(SessionsView):
 
     def current(self) -> Bookmark | None:
         """The bookmark under the cursor of the visible view (None on a heading)."""
-        if self.sessions_shown:
-            return self.session_current()
+        if self.sessions.shown:
+            return self.sessions.current()
         row = self.table.cursor_row
         return self.bookmarks[min(row, len(self.bookmarks) - 1)] if self.bookmarks else None
 
@@ -193,7 +195,7 @@ class ReadingListScreen(SessionsView):
         if (
             self.status_filter
             or self.sort == "status"
-            or self.sessions_shown
+            or self.sessions.shown
             or new.paper_id not in ids
         ):
             self.reload(keep=new.paper_id)
@@ -202,6 +204,13 @@ class ReadingListScreen(SessionsView):
         for column, value in zip(COLUMNS, row_cells(new, self.lookup), strict=True):
             self.table.update_cell(new.paper_id, column, value)
         self._preview()
+
+    def _try(self, change: Callable[[], T]) -> T | None:
+        return attempt(self, change)
+
+    def action_toggle_sessions(self) -> None:
+        """Switch between the list and the poster sessions."""
+        self.sessions.toggle()
 
     def action_close(self) -> None:
         """Back to the papers."""
@@ -245,7 +254,7 @@ class ReadingListScreen(SessionsView):
         if gone is None:
             return
         self.removed.append(gone)
-        if self.sessions_shown or bm not in self.bookmarks:
+        if self.sessions.shown or bm not in self.bookmarks:
             self.reload()
         else:
             self.bookmarks.remove(bm)

@@ -1,15 +1,15 @@
-"""The reading list screen's "Sessions" view (``p``) and the store-call guard both views use.
+"""The reading list's "Sessions" view (``p``), and the store-call guard both views use.
 
-A base of :class:`tui.screens.reading_list.screen.ReadingListScreen`: the bookmarks
-grouped by day and poster session, clashes marked (see
-:mod:`tui.screens.reading_list.rows`). Keys act on the row under the cursor of
-whichever view is shown; a heading row is no bookmark.
+:class:`Sessions` is a helper the reading list screen owns: the bookmarks grouped
+by day and poster session, clashes marked (see :mod:`tui.screens.reading_list.rows`).
+Keys act on the row under the cursor of whichever view is shown; a heading row is
+no bookmark. :func:`attempt` runs a store call and says why it failed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual.coordinate import Coordinate
@@ -24,55 +24,60 @@ from tui.screens.reading_list.rows import fill_sessions
 T = TypeVar("T")
 
 
-class SessionsView(Screen[str | None]):
-    """The sessions table of the reading list, and :meth:`_try` for store calls."""
+def attempt(screen: Screen[Any], change: Callable[[], T]) -> T | None:
+    """Run a store call; on failure say why and return None (the list stays as it was)."""
+    try:
+        return change()
+    except (ReadingListError, KeyError) as exc:
+        screen.notify(str(exc), title="Reading list", severity="error")
+        return None
 
-    store: ReadingList
-    lookup: Lookup | None
-    in_sessions: dict[str, Bookmark]
 
-    def _try(self, change: Callable[[], T]) -> T | None:
-        """Run a store call; on failure say why and return None (the list stays as it was)."""
-        try:
-            return change()
-        except (ReadingListError, KeyError) as exc:
-            self.notify(str(exc), title="Reading list", severity="error")
-            return None
+class Sessions:
+    """The sessions table of the reading list screen (``#rl-sessions``)."""
+
+    def __init__(self, screen: Screen[Any], store: ReadingList, lookup: Lookup | None) -> None:
+        self._screen = screen
+        self._store = store
+        self._lookup = lookup
+        self.bookmarks: dict[str, Bookmark] = {}
+        """The bookmarks in the table, by paper id."""
 
     @property
-    def sessions_table(self) -> DataTable[Text]:
+    def table(self) -> DataTable[Text]:
         """The table of days, sessions and their bookmarks."""
-        return self.query_one("#rl-sessions", DataTable)
+        return self._screen.query_one("#rl-sessions", DataTable)
 
     @property
-    def sessions_shown(self) -> bool:
+    def shown(self) -> bool:
         """True while the sessions view is shown instead of the list."""
-        return self.query_one(ContentSwitcher).current == "rl-sessions"
+        return self._screen.query_one(ContentSwitcher).current == "rl-sessions"
 
-    def session_current(self) -> Bookmark | None:
+    def current(self) -> Bookmark | None:
         """The bookmark on the sessions row under the cursor (None on a heading)."""
-        table = self.sessions_table
+        table = self.table
         if not table.row_count:
             return None
         key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        return self.in_sessions.get(key or "")
+        return self.bookmarks.get(key or "")
 
-    def action_toggle_sessions(self) -> None:
+    def toggle(self) -> None:
         """Switch between the list and the poster sessions."""
-        switcher = self.query_one(ContentSwitcher)
+        switcher = self._screen.query_one(ContentSwitcher)
         show = "rl-sessions" if switcher.current == "rl-table" else "rl-table"
         switcher.current = show
         if show == "rl-sessions":
-            self._fill_sessions()
-        self.query_one(f"#{show}", DataTable).focus()
+            self.fill()
+        self._screen.query_one(f"#{show}", DataTable).focus()
 
-    def _fill_sessions(self) -> None:
-        every = self._try(lambda: self.store.all(sort="time"))
+    def fill(self) -> None:
+        """Read every bookmark again and redraw the table, the cursor kept on its bookmark."""
+        every = attempt(self._screen, lambda: self._store.all(sort="time"))
         if every is None:
             return
-        table = self.sessions_table
-        keep = self.session_current() if self.sessions_shown else None
-        self.in_sessions = {b.paper_id: b for b in every}
-        fill_sessions(table, every, self.lookup)
-        if keep is not None and keep.paper_id in self.in_sessions:
+        table = self.table
+        keep = self.current() if self.shown else None
+        self.bookmarks = {b.paper_id: b for b in every}
+        fill_sessions(table, every, self._lookup)
+        if keep is not None and keep.paper_id in self.bookmarks:
             table.move_cursor(row=table.get_row_index(keep.paper_id))

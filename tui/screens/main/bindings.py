@@ -1,0 +1,74 @@
+"""The main screen's keys (letters act only when the search box does not have focus).
+
+| key     | id              | action                                         |
+|---------|-----------------|------------------------------------------------|
+| /       | search          | focus the search box                           |
+| escape  | back            | back to the list (leave like:/reading view)    |
+| tab     | did_you_mean    | search for the "did you mean" suggestion       |
+| m       | more_like_this  | list the papers similar to the current one     |
+| s       | sort            | cycle relevance → title → time                 |
+| f       | facets          | show or hide the facet counts                  |
+| o / O   | open_page/code  | open the paper's page / its code in a browser  |
+| b / B   | bookmark / reading_list | toggle bookmark / open the reading list |
+| y / Y   | cite / cite_format | copy the default citation / pick a format   |
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+MAIN_BINDINGS: list[BindingType] = [
+    Binding("slash", "focus_search", "Search", tooltip="Type a query", id="search"),
+    Binding("escape", "back", "Back", tooltip="Back to the result list", id="back"),
+    Binding("backspace", "leave_like", "Back", show=False, tooltip="Leave like:", id="leave_like"),
+    Binding(
+        "tab",
+        "accept_suggestion",
+        "Did you mean",
+        tooltip="Search for the suggestion",
+        id="did_you_mean",
+    ),
+    Binding(
+        "tab",
+        "app.focus_next",
+        "Next pane",
+        show=False,
+        tooltip="Move to the next pane",
+        id="focus_next",
+    ),
+    Binding(
+        "m",
+        "more_like_this",
+        "More like this",
+        tooltip="Papers similar to this one",
+        id="more_like_this",
+    ),
+    Binding("s", "cycle_sort", "Sort", tooltip="Relevance, title or session time", id="sort"),
+    Binding("f", "toggle_facets", "Facets", tooltip="Counts by topic, kind, session", id="facets"),
+    Binding(
+        "o", "open_page", "Open page", show=False, tooltip="Open the paper's page", id="open_page"
+    ),
+    Binding(
+        "O", "open_code", "Open code", show=False, tooltip="Open the paper's code", id="open_code"
+    ),
+    Binding(
+        "b",
+        "toggle_bookmark",
+        "Bookmark",
+        tooltip="Add to or remove from the reading list",
+        id="bookmark",
+    ),
+    Binding(
+        "B", "reading_list", "Reading list", tooltip="Open the reading list", id="reading_list"
+    ),
+    Binding("y", "copy_citation", "Cite", tooltip="Copy the default citation", id="cite"),
+    Binding(
+        "Y",
+        "pick_citation",
+        "Cite as…",
+        show=False,
+        tooltip="Pick a citation format",
+        id="cite_format",
+    ),
+]
+"""Every key of the main screen, in the order the footer and the help show them."""

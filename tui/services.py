@@ -1,0 +1,119 @@
+"""What the screens need from outside them, handed to each screen when it is created.
+
+The app builds one :class:`Services` and passes it to the screens it creates; a
+screen passes it on to the screens it opens. No screen or widget names the app
+class: the services hold the reading list, the citation keys, the clipboard copy,
+the link opener and the config, and reach the running Textual app only through
+the ``App`` they are given (for toasts and workers); ``copy`` (copy a text and
+tell the user how it went) comes from the app, which knows the fallback screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tui.widgets.paper_view import is_web_link
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from index_builder.citations.styles import CitationKeys
+    from index_builder.model import Paper
+    from index_builder.paths import Paths
+    from index_builder.readinglist.store import ReadingList
+    from tui.config import Config
+    from tui.searching import PaperSource
+
+STYLE_NAMES = {"bibtex": "BibTeX", "apa": "APA", "markdown": "Markdown", "plain": "plain text"}
+"""How a citation style is named in the toasts."""
+
+
+def open_in_browser(url: str) -> bool:
+    """Open ``url`` with the system's browser; True if one took it."""
+    import webbrowser
+
+    return webbrowser.open(url)
+
+
+class Services:
+    """The reading list, citations, clipboard, link opener and config, for the screens."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        paths: Paths,
+        config: Config,
+        copy: Callable[[str, str], None],
+        store: ReadingList | None = None,
+        open_url: Callable[[str], bool] = open_in_browser,
+    ) -> None:
+        self._app = app
+        self.paths = paths
+        self.config = config
+        self._store = store
+        self._store_error: str | None = None
+        self._open_url = open_url
+        self._copy = copy
+        self._citation_keys: CitationKeys | None = None
+        self._keyed: PaperSource | None = None
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        """The user's key remaps (binding id -> keys)."""
+        return self.config.keymap
+
+    def reading_list(self) -> ReadingList | None:
+        """The reading list store, opened on first use (None if it cannot be opened)."""
+        if self._store is None and self._store_error is None:
+            from index_builder.readinglist.store import ReadingList
+
+            try:
+                self._store = ReadingList(self.paths.reading_list)
+            except Exception as exc:  # corrupt or locked: say so, keep browsing
+                self._store_error = str(exc)
+                self._app.notify(f"Reading list unavailable: {exc}", severity="error", timeout=8)
+        return self._store
+
+    def open_link(self, url: str, what: str) -> None:
+        """Open ``url`` in the browser if it is http(s); say what was opened."""
+        if not is_web_link(url):
+            self._app.notify(
+                f"Not opening {what}: only http and https links are opened.", severity="warning"
+            )
+            return
+        self._app.run_worker(
+            lambda: self._open_in_browser(url, what),
+            thread=True,
+            group="browser",
+            exit_on_error=False,
+        )
+
+    def _open_in_browser(self, url: str, what: str) -> None:
+        try:
+            opened = self._open_url(url)
+        except Exception:
+            opened = False
+        message = f"Opened the {what}: {url}" if opened else f"No browser to open {url}"
+        severity = "information" if opened else "warning"
+        self._app.call_from_thread(self._app.notify, message, severity=severity)
+
+    def citation_key(self, paper: Paper, catalogue: PaperSource | None) -> str | None:
+        """The paper's BibTeX key, unique over the whole catalogue (None before it loads)."""
+        if catalogue is None:
+            return None
+        if self._citation_keys is None or self._keyed is not catalogue:
+            from index_builder.citations.styles import CitationKeys
+
+            # Keys depend on every paper: a first run's first look gets its own.
+            self._citation_keys = CitationKeys(catalogue.papers)
+            self._keyed = catalogue
+        return self._citation_keys.key(paper.id)
+
+    def copy_citation(self, paper: Paper, style: str, catalogue: PaperSource | None) -> None:
+        """Copy ``paper``'s citation in ``style``; the user is told how it went."""
+        from index_builder.citations.styles import cite
+
+        text = cite(paper, style, key=self.citation_key(paper, catalogue))
+        self._copy(text, f"{STYLE_NAMES.get(style, style)} citation")
