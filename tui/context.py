@@ -30,9 +30,15 @@ class Context:
 
     @property
     def sources(self) -> list[Path]:
-        """Every source of this run: the bundled ones first, then ``--source`` files."""
+        """Every source of this run: the bundled ones, the stored feeds, then ``--source`` files.
+
+        Feeds stored by ``paperscope update`` are the user's own data: they are read
+        with or without ``--no-bundled``.
+        """
+        from index_builder.feeds.store import stored_sources
+
         bundled = bundled_sources() if self.use_bundled else []
-        return [*bundled, *self.extra_sources]
+        return [*bundled, *stored_sources(self.paths), *self.extra_sources]
 
     def catalogue(self, on_cold: Callable[[], None] | None = None) -> Catalogue:
         """The merged catalogue (loaded once; cached on disk between runs).

@@ -29,12 +29,13 @@ from index_builder.model import Paper, SourceProblem
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
-CATALOGUE_VERSION = 5
+CATALOGUE_VERSION = 6
 """Bump when the catalogue's rules change in a way the code digest would not show."""
 _CODE_MODULES = (
     "catalogue/load", "catalogue/merge", "catalogue/merge_records", "catalogue/derived_title",
-    "catalogue/join", "catalogue/join_score", "sources/structured", "sources/records",
-    "sources/reading", "sources/types", "sources/table", "sources/abstract_lists", "text/render",
+    "catalogue/join", "catalogue/join_score", "catalogue/official", "sources/feed",
+    "sources/structured", "sources/records", "sources/reading", "sources/types",
+    "sources/table", "sources/abstract_lists", "text/render",
 )  # fmt: skip
 
 

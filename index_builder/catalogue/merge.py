@@ -22,7 +22,7 @@ The rules (see also :mod:`index_builder.catalogue.load`):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from index_builder.catalogue.derived_title import derive_title
@@ -36,6 +36,16 @@ from index_builder.catalogue.merge_records import (
     record_ids,
     titled_fields,
 )
+from index_builder.catalogue.official import (
+    TABLE_VENUE,
+    certain_joins,
+    combine,
+    namespace,
+    official_abstracts,
+    official_of,
+    paper_id,
+    venue_name,
+)
 from index_builder.model import Event, Paper
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
@@ -44,8 +54,6 @@ from index_builder.text import render as text
 __all__ = ["abstract_id", "build_papers", "normalized"]
 
 SPOTLIGHT = "accept (spotlight)"
-TABLE_VENUE = "ICML 2026"
-"""The conference of the paper table (the bundled one, and tables in its format)."""
 
 
 @dataclass(slots=True)
@@ -71,11 +79,20 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     merge = RecordMerge(parsed)
     table = _merge_tables(parsed, merge.rows())
     abstracts, files = _merge_abstracts(parsed, merge)
+    known = official_abstracts(parsed)
+    official = [official_of(item.row, item.talks, known) for item in table]
+    certain = certain_joins(
+        {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
+    )
+    guessed = _join(table, abstracts, files, merge)
+    rows = set(certain.values())
+    matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
+    matched.update((a, Join(row, 1.0, 0.0, "strong")) for a, row in certain.items())
     joins = merge.settle(
         [item.row.title for item in table],
-        [item.row.event_id for item in table],
+        [-1 if namespace(item.row) else item.row.event_id for item in table],
         [a.entries for a in abstracts],
-        _join(table, abstracts, files, merge),
+        matched,
     )
     joined = {row: a for a, row in joins.items()}
     papers = [
@@ -84,6 +101,7 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
             abstracts[joined[i]] if i in joined else None,
             merge.records_of(i, joined.get(i)),
             [abstracts[a] for a in merge.alternates.get(i, ())],
+            official[i],
         )
         for i, item in enumerate(table)
     ]
@@ -105,32 +123,47 @@ def _merge_tables(
     ``stated`` rows (from records) come after every table and only add event ids
     no table has: a record that agrees with a row is listed on it by its title.
     """
-    by_id: dict[int, _TablePaper] = {}
+    by_id: dict[tuple[str, int], _TablePaper] = {}
     orals: list[tuple[TableRow, str]] = []
     groups = [(data.path.name, data.rows, True) for data in parsed]
     groups.extend((name, [row], False) for row, name in stated)
     for name, rows, listed in groups:
         for row in rows:
+            key = (namespace(row), row.event_id)
             if row.event_type.lower() == "oral":
                 orals.append((row, name))
-            elif row.event_id in by_id:
-                if listed and name not in by_id[row.event_id].tables:
-                    by_id[row.event_id].tables.append(name)
+            elif key in by_id:
+                known = by_id[key]
+                known.row = combine(known.row, row)
+                if listed and name not in known.tables:
+                    known.tables.append(name)
             else:
-                by_id[row.event_id] = _TablePaper(row, [name])
-    by_title = {normalized(p.row.title): p for p in by_id.values()}
+                by_id[key] = _TablePaper(row, [name])
+    by_title = {(k[0], normalized(p.row.title)): p for k, p in by_id.items()}
     for row, name in orals:
-        poster = by_title.get(normalized(row.title))
+        ns = namespace(row)
+        poster = next((by_id[(ns, r)] for r in row.related if (ns, r) in by_id), None)
+        poster = poster or by_title.get((ns, normalized(row.title)))
         if poster is not None:
             poster.oral = True
-            if row.event_id != poster.row.event_id and all(
-                t.event_id != row.event_id for t in poster.talks
-            ):
-                poster.talks.append(row)
-        elif row.event_id not in by_id:
-            by_id[row.event_id] = _TablePaper(row, [name], oral=True)
-            by_title[normalized(row.title)] = by_id[row.event_id]
+            _add_talk(poster, row)
+        elif (ns, row.event_id) not in by_id:
+            by_id[(ns, row.event_id)] = _TablePaper(row, [name], oral=True)
+            by_title[(ns, normalized(row.title))] = by_id[(ns, row.event_id)]
+        else:
+            by_id[(ns, row.event_id)].row = combine(by_id[(ns, row.event_id)].row, row)
     return list(by_id.values())
+
+
+def _add_talk(poster: _TablePaper, row: TableRow) -> None:
+    """Add an oral's talk to its poster's paper; the same talk from a feed and a table is one."""
+    if row.event_id == poster.row.event_id:
+        return
+    for n, talk in enumerate(poster.talks):
+        if talk.event_id == row.event_id:
+            poster.talks[n] = combine(talk, row)
+            return
+    poster.talks.append(row)
 
 
 def _merge_abstracts(
@@ -172,14 +205,16 @@ def _join(
         for i, a in enumerate(abstracts)
         if merge is None or not all(merge.titled_entry(e) for e in a.entries)
     ]
-    if not table or not keep:
+    ours = [item for item in table if not namespace(item.row)]  # lists are the table's venue's
+    if not ours or not keep:
         return {}
+    at = {id(item): n for n, item in enumerate(table)}
     position = {i: n for n, i in enumerate(keep)}
-    index = TitleIndex([item.row.title for item in table])
+    index = TitleIndex([item.row.title for item in ours])
     matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
     ordered = [[position[i] for i in file if i in position] for file in files]
-    joins = matcher.join([item.row.event_id for item in table], ordered)
-    return {keep[n]: join for n, join in joins.items()}
+    joins = matcher.join([item.row.event_id for item in ours], ordered)
+    return {keep[n]: replace(j, row=at[id(ours[j.row])]) for n, j in joins.items()}
 
 
 def _sources(entries: Sequence[AbstractEntry]) -> tuple[str, ...]:
@@ -193,16 +228,20 @@ def _table_paper(
     abstract: _Abstract | None,
     records: Sequence[PaperRecord] = (),
     others: Sequence[_Abstract] = (),
+    official: tuple[str, str] = ("", ""),
 ) -> Paper:
-    """The paper of one table entry: its joined abstract, other abstracts and records naming it."""
+    """The paper of one table entry: its joined abstract, other abstracts and records naming it.
+
+    ``official`` is the feed's abstract and the file that gave it: it wins over a list's.
+    """
     row = item.row
-    raw = abstract.raw if abstract else ""
+    raw = official[0] or (abstract.raw if abstract else "")
     code = text.extract_code_urls(raw) if raw else ()
     held = [abstract, *others] if abstract else list(others)
     own = [abstract_id(a.raw) for a in held]
-    listed = [s for a in held for s in _sources(a.entries)]
+    listed = [official[1], *(s for a in held for s in _sources(a.entries))]
     return Paper(
-        id=str(row.event_id),
+        id=paper_id(row),
         title=text.render(row.title),
         title_raw=row.title,
         authors=row.authors,
@@ -219,13 +258,13 @@ def _table_paper(
         url=row.url,
         openreview_url=row.openreview_url,
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
-        sources=tuple(dict.fromkeys([*item.tables, *listed, *(r.source for r in records)])),
-        aliases=aliases(
-            str(row.event_id), own, record_ids(records), [str(t.event_id) for t in item.talks]
+        sources=tuple(
+            dict.fromkeys(s for s in [*item.tables, *listed, *(r.source for r in records)] if s)
         ),
+        aliases=aliases(paper_id(row), own, record_ids(records), [paper_id(t) for t in item.talks]),
         event_id=row.event_id,
         events=_events([_event(row), *(_event(t) for t in item.talks)], records),
-        venue=TABLE_VENUE,
+        venue=venue_name(row),
     )
 
 
@@ -239,7 +278,9 @@ def _events(table: Sequence[Event], records: Sequence[PaperRecord]) -> tuple[Eve
 def _event(row: TableRow) -> Event:
     """The presentation a table row describes: a poster session, or an oral's talk."""
     kind = "oral" if row.event_type.lower() == "oral" else "poster"
-    return Event(kind, row.session, row.starts_at, row.ends_at, row.event_id)
+    return Event(
+        kind, row.session, row.starts_at, row.ends_at, row.event_id, row.room, row.poster_position
+    )
 
 
 def _abstract_paper(
@@ -282,13 +323,15 @@ def _start_time(paper: Paper) -> float | None:
         return None
 
 
-def _display_key(paper: Paper) -> tuple[int, float, str, int, str]:
-    """Timed papers by time, then untimed table papers, then abstract-only papers."""
+def _display_key(paper: Paper) -> tuple[str, int, float, str, int, str]:
+    """The table's venue first: timed papers by time, then untimed table papers, then
+    abstract-only papers; then each other venue's papers (by name) the same way."""
+    venue = "" if paper.venue in ("", TABLE_VENUE) else paper.venue
     if paper.event_id is None:
         file, _, position = paper.sources[0].rpartition(":") if paper.sources else ("", "", "0")
-        return (2, 0.0, file, int(position) if position.isdigit() else 0, paper.id)
+        return (venue, 2, 0.0, file, int(position) if position.isdigit() else 0, paper.id)
     start = _start_time(paper)
     title = paper.title.casefold()
     if start is None:
-        return (1, 0.0, title, 0, paper.id)
-    return (0, start, title, 0, paper.id)
+        return (venue, 1, 0.0, title, 0, paper.id)
+    return (venue, 0, start, title, 0, paper.id)

@@ -14,6 +14,7 @@ from pathlib import Path
 from index_builder.model import SourceProblem
 from index_builder.sources import structured as readers_structured
 from index_builder.sources.abstract_lists import read_abstract_list
+from index_builder.sources.feed import read_feed
 from index_builder.sources.table import read_table
 from index_builder.sources.types import Reader, SourceData, SourceError, SourceText
 
@@ -65,7 +66,7 @@ def read_structured(source: SourceText) -> SourceData | None:
     )
 
 
-READERS: tuple[Reader, ...] = (read_table, read_structured, read_abstract_list)
+READERS: tuple[Reader, ...] = (read_table, read_feed, read_structured, read_abstract_list)
 """Readers tried in order; the first that does not return ``None`` owns the file."""
 
 

@@ -205,6 +205,11 @@ def _ids(data: dict[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in out if v and len(v) <= MAX_ID_CHARS))
 
 
+def _foreign(data: dict[str, Any]) -> bool:
+    """A dumped paper of another venue (id ``neurips2025:1``): not a row of the table's."""
+    return ":" in str(data.get("id") or "")
+
+
 def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     """One JSON object as a record; raises :class:`RecordError` when it is unusable.
 
@@ -244,7 +249,7 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         code_urls=_links(data, "code_urls", "code_url", "code"),
         oral=data.get("oral") is True,
         spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
-        event_id=_event_id(data.get("event_id")) if title else None,
+        event_id=_event_id(data.get("event_id")) if title and not _foreign(data) else None,
         ids=_ids(data),
         events=_events(data.get("events")) if title else (),
     )

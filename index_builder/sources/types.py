@@ -33,6 +33,14 @@ class TableRow:
     openreview_url: str = ""
     authors: tuple[str, ...] = ()
     institutions: tuple[str, ...] = ()
+    venue: str = ""
+    """The venue key of a conference feed's row (``neurips2025``); ``""`` for a table's."""
+    room: str = ""
+    poster_position: str = ""
+    abstract: str = ""
+    """The official abstract a feed gives inline (raw), ``""`` when it has none."""
+    related: tuple[int, ...] = ()
+    """A feed's ``related_events_ids``: an oral's poster event and back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,10 @@ class SourceData:
     abstracts: list[AbstractEntry] = field(default_factory=list)
     problems: list[SourceProblem] = field(default_factory=list)
     records: list[PaperRecord] = field(default_factory=list)
+    official: dict[int, str] = field(default_factory=dict)
+    """A conference's abstracts file: event id -> official abstract (raw)."""
+    venue: str = ""
+    """The venue key the rows and ``official`` abstracts belong to (``""``: the table's)."""
 
 
 Reader = Callable[[SourceText], SourceData | None]

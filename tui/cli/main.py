@@ -6,6 +6,7 @@ paperscope show ID [--json]
 paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
 paperscope doctor
+paperscope update [VENUE ...] [--from URL_OR_DIR]
 paperscope --version
 """
 
@@ -21,7 +22,9 @@ from tui.cli.common import Command, add_source_options
 from tui.cli.output import error
 from tui.context import Context
 
-COMMANDS = frozenset({"search", "show", "dump", "index", "doctor", "cite", "reading-list"})
+COMMANDS = frozenset(
+    {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update"}
+)
 
 
 def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
@@ -36,12 +39,13 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import cite, reading_list, records
+    from tui.cli import cite, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
     cite.register(sub)
     reading_list.register(sub)
+    update.register(sub)
     return parser
 
 

@@ -1,0 +1,107 @@
+"""What a conference's official feed brings to the merge: venues, ids, official abstracts.
+
+- A row's venue key (``TableRow.venue``) puts it in a namespace: ``""`` for the table's
+  conference (ICML 2026, whose feed describes the same events as the bundled table),
+  the key otherwise. Papers of other venues get ids ``<key>:<event id>``
+  (``neurips2025:119718``), which cannot collide with the table's numbers.
+- The same event in a feed and a table is one row; the feed's value wins wherever
+  both have one (:func:`combine`).
+- A paper's official abstract is its feed record's inline ``abstract`` or the entry
+  of its venue's abstracts file. A list abstract whose text equals an official
+  abstract once whitespace and markup are set aside is that paper's, with certainty
+  (:func:`certain_joins`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+from index_builder import venues
+from index_builder.sources.types import SourceData, TableRow
+
+TABLE_KEY = venues.DEFAULT.key
+TABLE_VENUE = venues.DEFAULT.name
+"""The conference of the paper table (the bundled one, and tables in its format)."""
+_MARKUP = re.compile(r"[\W_]+")
+
+Official = dict[tuple[str, int], tuple[str, str]]
+"""``(namespace, event id) -> (official abstract, file name)``."""
+
+
+def namespace(row: TableRow) -> str:
+    """``""`` for the table's venue, else the row's venue key."""
+    return "" if row.venue in ("", TABLE_KEY) else row.venue
+
+
+def paper_id(row: TableRow, event_id: int | None = None) -> str:
+    """The id of the paper (or alias of the talk ``event_id``) this row stands for."""
+    ns, number = namespace(row), row.event_id if event_id is None else event_id
+    return f"{ns}:{number}" if ns else str(number)
+
+
+def venue_name(row: TableRow) -> str:
+    """What the paper's ``venue`` says: ``ICML 2026`` for the table's rows."""
+    ns = namespace(row)
+    known = venues.venue(ns) if ns else venues.DEFAULT
+    return known.name if known else ns
+
+
+def combine(first: TableRow, second: TableRow) -> TableRow:
+    """One event seen twice: a feed's values win where both have one; two tables: the first."""
+    if first.venue:
+        feed, other = first, second
+    elif second.venue:
+        feed, other = second, first
+    else:
+        return first
+    names = TableRow.__dataclass_fields__
+    return TableRow(**{n: getattr(feed, n) or getattr(other, n) for n in names})
+
+
+def official_abstracts(parsed: Sequence[SourceData]) -> Official:
+    """Every abstracts file's entries, keyed by namespace and event id (first file wins)."""
+    out: Official = {}
+    for data in parsed:
+        ns = "" if data.venue in ("", TABLE_KEY) else data.venue
+        for event_id, text in data.official.items():
+            out.setdefault((ns, event_id), (text, data.path.name))
+    return out
+
+
+def official_of(row: TableRow, talks: Sequence[TableRow], files: Official) -> tuple[str, str]:
+    """A paper's official abstract and the file that gave it (``""`` for inline/none)."""
+    if row.abstract:
+        return row.abstract, ""
+    ns = namespace(row)
+    for event_id in (row.event_id, *(t.event_id for t in talks)):
+        if (ns, event_id) in files:
+            return files[(ns, event_id)]
+    return next(((t.abstract, "") for t in talks if t.abstract), ("", ""))
+
+
+def markup_key(raw: str) -> str:
+    """Text with whitespace, punctuation and markup characters set aside, case folded."""
+    return " ".join(_MARKUP.sub(" ", unicodedata.normalize("NFKC", raw)).casefold().split())
+
+
+def certain_joins(official: Mapping[int, str], pool: Sequence[str]) -> dict[int, int]:
+    """``{pool index: row}`` for abstracts equal to exactly one row's official abstract.
+
+    An official text that two rows share decides nothing; a row takes only the first
+    pool abstract equal to its own (a second is left to the usual join).
+    """
+    by_key: dict[str, int | None] = {}
+    for row, text in official.items():
+        key = markup_key(text)
+        if key:
+            by_key[key] = None if key in by_key else row
+    out: dict[int, int] = {}
+    taken: set[int] = set()
+    for index, raw in enumerate(pool):
+        found = by_key.get(markup_key(raw))
+        if found is not None and found not in taken:
+            out[index] = found
+            taken.add(found)
+    return out

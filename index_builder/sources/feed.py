@@ -1,0 +1,217 @@
+"""A conference site's official feeds (FEEDS.md): the events feed and the abstracts file.
+
+``{conf}-{year}-orals-posters.json`` is ``{"count": N, "results": [record, ...]}``, one
+record per event (a paper with a talk has a Poster and an Oral record);
+``{conf}-{year}-abstracts.json`` maps each event id (a string) to its abstract. The
+file name names the venue (:mod:`index_builder.venues`): a known venue's records
+become table rows of that venue (merged with the bundled table for ICML 2026); a
+feed whose venue is unknown (a renamed download given with ``--source``) gives
+plain records, which join by title and are cited without a venue.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from index_builder import venues
+from index_builder.model import SourceProblem
+from index_builder.sources.records import PaperRecord, clean
+from index_builder.sources.table import unescape_html
+from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
+
+FEED_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-orals-posters\.json$")
+ABSTRACTS_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-abstracts\.json$")
+_DIGIT_KEY = re.compile(r'\s*\{\s*"\d+"\s*:')
+
+
+@dataclass(slots=True)
+class Feed:
+    """The usable records of an events feed, with what was skipped and the stated count."""
+
+    rows: list[TableRow] = field(default_factory=list)
+    count: int | None = None
+    received: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+def venue_of(file_name: str) -> str:
+    """The key of the known venue a feed file's name names (``icml2026``), else ``""``."""
+    match = FEED_FILE.match(file_name) or ABSTRACTS_FILE.match(file_name)
+    if match is None:
+        return ""
+    known = venues.venue(match["conf"] + match["year"])
+    return known.key if known else ""
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON text as data; every failure is a :class:`SourceError` saying why."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
+    except (ValueError, RecursionError) as exc:
+        raise SourceError(f"not valid JSON ({exc.__class__.__name__})") from exc
+
+
+def _text(value: Any) -> str:
+    """A field as display-ready text: entities undone (even doubly escaped); non-text is ``""``."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, int | float):
+        return str(value)
+    return unescape_html(clean(value)) if isinstance(value, str) else ""
+
+
+def _id(value: Any) -> int | None:
+    """An event id from an integer or a string of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 12:
+        return int(value.strip())
+    return None
+
+
+def _people(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Author names and their distinct institutions from a feed's ``authors`` list."""
+    names: list[str] = []
+    places: list[str] = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, dict):
+            name = _text(item.get("fullname") or item.get("name"))
+            if name:
+                names.append(" ".join(name.split()))
+            place = _text(item.get("institution"))
+            if place:
+                places.append(" ".join(place.split()))
+    return tuple(names), tuple(dict.fromkeys(places))
+
+
+def feed_row(record: Any, venue_key: str) -> TableRow:
+    """One feed record as a table row; raises :class:`SourceError` naming what it lacks."""
+    if not isinstance(record, dict):
+        raise SourceError("not an object")
+    event_id = _id(record.get("id"))
+    if event_id is None:
+        raise SourceError("no id")
+    title = _text(record.get("name"))
+    if not title:
+        raise SourceError("no name")
+    known = venues.venue(venue_key)
+    page = _text(record.get("virtualsite_url"))
+    url = f"https://{known.host}{page}" if known and page.startswith("/") else ""
+    paper_url = _text(record.get("paper_url"))
+    authors, institutions = _people(record.get("authors"))
+    related = record.get("related_events_ids")
+    return TableRow(
+        event_id=event_id,
+        event_type="Oral" if _text(record.get("eventtype")).lower() == "oral" else "Poster",
+        title=title,
+        decision=_text(record.get("decision")),
+        topic=_text(record.get("topic")),
+        session=_text(record.get("session")),
+        starts_at=_text(record.get("starttime")),
+        ends_at=_text(record.get("endtime")),
+        url=url or _text(record.get("url")),
+        openreview_url=paper_url if "openreview.net" in paper_url else "",
+        authors=authors,
+        institutions=institutions,
+        venue=venue_key,
+        room=_text(record.get("room_name")),
+        poster_position=_text(record.get("poster_position")),
+        abstract=clean(a) if isinstance(a := record.get("abstract"), str) else "",
+        related=tuple(i for i in map(_id, related if isinstance(related, list) else []) if i),
+    )
+
+
+def parse_feed(data: Any, venue_key: str) -> Feed:
+    """The rows of an events feed document; raises :class:`SourceError` if it is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise SourceError('not a conference feed (no "results" list)')
+    count = data.get("count")
+    feed = Feed(count=count if isinstance(count, int) and not isinstance(count, bool) else None)
+    feed.received = len(data["results"])
+    for record in data["results"]:
+        try:
+            feed.rows.append(feed_row(record, venue_key))
+        except SourceError as exc:
+            feed.skipped[str(exc)] = feed.skipped.get(str(exc), 0) + 1
+    return feed
+
+
+def parse_abstracts(data: Any) -> dict[int, str]:
+    """An abstracts file as ``{event id: abstract}``; :class:`SourceError` if it is not one."""
+    if not isinstance(data, dict):
+        raise SourceError("the abstracts file is not a JSON object of id: abstract")
+    out: dict[int, str] = {}
+    for key, value in data.items():
+        event_id = _id(key)
+        if event_id is not None and isinstance(value, str) and value.strip():
+            out[event_id] = clean(value)
+    if data and not out:
+        raise SourceError("the abstracts file holds no id: abstract pair")
+    return out
+
+
+def skipped_note(feed: Feed) -> str:
+    """``3 of 120 records skipped (2 no id; 1 no name)``, or ``""``."""
+    skipped = sum(feed.skipped.values())
+    if not skipped:
+        return ""
+    why = "; ".join(f"{n} {reason}" for reason, n in sorted(feed.skipped.items()))
+    return f"{skipped} of {feed.received} records skipped ({why})"
+
+
+def _records(rows: Iterable[TableRow], file: str) -> list[PaperRecord]:
+    """Rows of a feed whose venue is unknown as plain records (no event id, no venue)."""
+    return [
+        PaperRecord(file=file, position=n, title=r.title, abstract=r.abstract,
+                    authors=r.authors, institutions=r.institutions, topic=r.topic,
+                    decision=r.decision, session=r.session, starts_at=r.starts_at,
+                    ends_at=r.ends_at, url=r.url, openreview_url=r.openreview_url,
+                    oral=r.event_type == "Oral",
+                    spotlight=r.decision.lower() == "accept (spotlight)")
+        for n, r in enumerate(rows, start=1)
+    ]  # fmt: skip
+
+
+def read_feed(source: SourceText) -> SourceData | None:
+    """A conference feed or abstracts file (see the module doc); ``None`` for other files."""
+    name = source.path.name
+    named_feed, named_abstracts = FEED_FILE.match(name), ABSTRACTS_FILE.match(name)
+    text = source.text
+    if not (named_feed or named_abstracts or '"results"' in text or _DIGIT_KEY.match(text)):
+        return None
+    try:
+        data = loads(text)
+    except SourceError:
+        if named_feed or named_abstracts:
+            raise
+        return None
+    venue_key = venue_of(name)
+    out = SourceData(source.path, venue=venue_key)
+    if named_abstracts or (not named_feed and isinstance(data, dict) and "results" not in data):
+        out.official = parse_abstracts(data)
+        if not out.official:
+            out.problems.append(SourceProblem(str(source.path), "no abstracts in it", fatal=False))
+        return out
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        if named_feed:
+            raise SourceError('not a conference feed (no "results" list)')
+        return None
+    feed = parse_feed(data, venue_key)
+    if feed.received and not feed.rows:
+        raise SourceError(f"no usable record: {skipped_note(feed)}")
+    if feed.count is not None and feed.count > feed.received:
+        note = f"a partial feed: {feed.received} of {feed.count} records"
+        out.problems.append(SourceProblem(str(source.path), note, fatal=False))
+    if note := skipped_note(feed):
+        out.problems.append(SourceProblem(str(source.path), note, fatal=False))
+    if venue_key:
+        out.rows = feed.rows
+    else:
+        out.records = _records((replace(r, venue="") for r in feed.rows), name)
+    return out

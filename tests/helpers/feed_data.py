@@ -1,0 +1,166 @@
+"""Conference feeds in the official shape (FEEDS.md), written from the bundled table.
+
+:func:`icml_feed` gives every row of ``assets/icml2026_events.csv`` as a feed record
+(the real event ids; an oral's Oral and Poster records tied by ``related_events_ids``)
+and :func:`icml_abstracts` an abstract for every event: for the 76 bundled abstracts'
+papers (``tests/fixtures/catalogue_truth.json``) the bundled text itself, re-wrapped;
+for the others a synthetic abstract holding a word no other abstract has
+(:func:`marker`). :func:`neurips_feed` is a small NeurIPS-style feed with inline abstracts.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from index_builder.sources.reading import read_source
+from tests.helpers.catalogue_data import LISTS, truth
+from tests.helpers.paths import TABLE
+
+ICML_FEED = "icml-2026-orals-posters.json"
+ICML_ABSTRACTS = "icml-2026-abstracts.json"
+NEURIPS_FEED = "neurips-2025-orals-posters.json"
+_LETTERS = "bcdfghjklm"
+
+
+def marker(event_id: int) -> str:
+    """A word found only in the synthetic abstract of ``event_id`` (``zorpgdfg...``)."""
+    return "zorp" + "".join(_LETTERS[int(d)] for d in str(event_id))
+
+
+@lru_cache(maxsize=1)
+def _rows() -> tuple[dict[str, str], ...]:
+    with TABLE.open(encoding="utf-8", newline="") as handle:
+        return tuple(csv.DictReader(handle))
+
+
+@lru_cache(maxsize=1)
+def bundled_texts() -> dict[int, str]:
+    """Event id -> the bundled abstract that belongs to it (by the hand-checked truth)."""
+    by_id: dict[str, str] = {}
+    for path in LISTS:
+        for entry in read_source(path, path.read_bytes()).abstracts:
+            from index_builder.sources.records import abstract_id
+
+            by_id.setdefault(abstract_id(entry.text), entry.text)
+    return {event_id: by_id[key] for key, event_id in truth().items()}
+
+
+def _record(row: dict[str, str], number: int, related: list[int]) -> dict[str, Any]:
+    """One feed record for a table row."""
+    event_id = int(row["event_id"])
+    oral = row["event_type"] == "Oral"
+    names = [n.strip() for n in row["authors"].split(";") if n.strip()]
+    places = [p.strip() for p in row["institutions"].split(";") if p.strip()] or [None]
+    kind = "oral" if oral else "poster"
+    return {
+        "id": event_id, "uid": f"{event_id:032x}",
+        # The site escapes names, sometimes twice: the reader must undo both.
+        "name": html.escape(html.unescape(row["title"]), quote=False),
+        "authors": [{"id": 1000 + n, "fullname": html.escape(name),
+                     "url": f"http://icml.cc/api/miniconf/users/{1000 + n}?format=json",
+                     "institution": places[n % len(places)]} for n, name in enumerate(names)],
+        "topic": row["topic"] or None, "keywords": [], "decision": row["decision"],
+        "session": row["session"], "eventtype": "Oral" if oral else "Poster",
+        "event_type": "Oral" if oral else "{location} Poster",
+        "room_name": "Auditorium 1" if oral else "Hall D",
+        "poster_position": None if oral else f"#{1000 + number}",
+        "virtualsite_url": f"/virtual/2026/{kind}/{event_id}", "url": None,
+        "paper_url": row["paper_url"] or None, "sourceid": number,
+        "starttime": row["starttime"] or None, "endtime": row["endtime"] or None,
+        "related_events_ids": related, "eventmedia": [],
+    }  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def icml_feed() -> dict[str, Any]:
+    """The whole ICML 2026 feed: one record per row of the bundled table."""
+    rows = _rows()
+    poster_of = {r["title"]: int(r["event_id"]) for r in rows if r["event_type"] == "Poster"}
+    talks: dict[int, list[int]] = {}
+    for r in rows:
+        if r["event_type"] == "Oral" and r["title"] in poster_of:
+            talks.setdefault(poster_of[r["title"]], []).append(int(r["event_id"]))
+    results = []
+    for number, row in enumerate(rows):
+        event_id = int(row["event_id"])
+        if row["event_type"] == "Oral":
+            related = [poster_of[row["title"]]] if row["title"] in poster_of else []
+        else:
+            related = talks.get(event_id, [])
+        results.append(_record(row, number, related))
+    return {"count": len(results), "next": None, "previous": None, "results": results}
+
+
+def synthetic_abstract(row: dict[str, str]) -> str:
+    """An abstract for a paper the bundled lists do not cover, with its :func:`marker` word."""
+    event_id = int(row["event_id"])
+    topic = (row["topic"] or "machine learning").split("->")[-1].lower()
+    return (
+        f"We study {row['title'].lower()}. Our approach, called {marker(event_id)}, "
+        f"improves results in {topic} by a *clear* margin "
+        f"and scales to large benchmarks."
+    )
+
+
+@lru_cache(maxsize=1)
+def icml_abstracts() -> dict[str, str]:
+    """The abstracts file: every event id (poster and talk) -> its paper's abstract."""
+    bundled = bundled_texts()
+    poster_of = {r["title"]: int(r["event_id"]) for r in _rows() if r["event_type"] == "Poster"}
+    out: dict[str, str] = {}
+    for row in _rows():
+        paper = poster_of.get(row["title"], int(row["event_id"]))
+        text = bundled.get(paper)
+        # The bundled text re-wrapped: equal once whitespace is normalised.
+        out[row["event_id"]] = " \n".join(text.split(" ")) if text else synthetic_abstract(row)
+    return out
+
+
+def neurips_feed() -> dict[str, Any]:
+    """A small NeurIPS 2025 feed with inline abstracts: three papers, one with a talk."""
+    base = {"keywords": [], "url": None, "sourceurl": None, "eventmedia": [],
+            "starttime": "2025-12-05T16:30:00-08:00", "endtime": "2025-12-05T19:30:00-08:00",
+            "session": "San Diego Poster Session 6", "room_name": "Exhibit Hall C,D,E"}  # fmt: skip
+    papers = [
+        (119718, "Coloring Learning for Heterophilic Graph Representation", "Miaomiao Huang",
+         "Graph self-supervised learning aims to learn node embeddings quavering neighbours."),
+        (119719, "Texas A&amp;amp;M Sparse Transformers", "Ann D&amp;#x27;souza",
+         "We prune *transformers* to $>3 \\times$ sparsity with no loss, using wibblequist."),
+        (119720, "Diffusion Models Dream of Electric Sheep", "Bo Li",
+         "Diffusion models generate sheep; we count them with frumious accuracy."),
+    ]  # fmt: skip
+    results = []
+    for n, (event_id, name, author, abstract) in enumerate(papers):
+        results.append({**base, "id": event_id, "name": name, "abstract": abstract,
+                        "authors": [{"id": n, "fullname": author, "institution": "Northeastern"}],
+                        "decision": "Accept (oral)" if n == 2 else "Accept (poster)",
+                        "topic": "General Machine Learning->Representation Learning",
+                        "eventtype": "Poster", "poster_position": f"#{2504 + n}",
+                        "virtualsite_url": f"/virtual/2025/poster/{event_id}",
+                        "related_events_ids": [129720] if n == 2 else []})  # fmt: skip
+    results.append({**base, "id": 129720, "name": papers[2][1], "abstract": papers[2][3],
+                    "authors": [{"id": 2, "fullname": "Bo Li", "institution": "Northeastern"}],
+                    "eventtype": "Oral", "decision": "Accept (oral)", "session": "Oral 3A",
+                    "room_name": "Ballroom 20", "virtualsite_url": "/virtual/2025/oral/129720",
+                    "related_events_ids": [119720]})  # fmt: skip
+    return {"count": len(results), "next": None, "previous": None, "results": results}
+
+
+def write_icml(folder: Path) -> Path:
+    """Write the ICML 2026 feed and abstracts file into ``folder``; returns it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ICML_FEED).write_text(json.dumps(icml_feed()), encoding="utf-8")
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(icml_abstracts()), encoding="utf-8")
+    return folder
+
+
+def write_neurips(folder: Path) -> Path:
+    """Write the NeurIPS 2025 feed into ``folder``; returns it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / NEURIPS_FEED).write_text(json.dumps(neurips_feed()), encoding="utf-8")
+    return folder
