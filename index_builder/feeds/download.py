@@ -4,13 +4,13 @@
 and returns the body, or ``None`` for 304 Not Modified. Every failure is a
 :class:`FeedError` whose message is one line a person can act on. The socket is
 read in a helper thread so that :func:`fetch` notices ``cancel`` within a tenth of
-a second even while the network is silent; the helper is a daemon and dies with
-its closed connection.
+a second even while the network is silent; the helper is a daemon that stops at its
+next chunk or its read timeout (closing a response another thread is reading blocks
+on the reader's lock, so it is left to end by itself).
 """
 
 from __future__ import annotations
 
-import contextlib
 import queue
 import socket
 import ssl
@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.client import HTTPException, HTTPResponse
+from http.client import HTTPException, IncompleteRead
 from urllib.parse import urlsplit
 
 from index_builder import __version__
@@ -65,10 +65,14 @@ def fetch(
     last_modified: str = "",
     cancel: threading.Event | None = None,
     progress: Progress | None = None,
-    max_bytes: int = MAX_BYTES,
+    max_bytes: int | None = None,
     timeout: float = TIMEOUT,
 ) -> Fetched:
-    """GET ``url`` (see the module doc); raises :class:`FeedError` or :class:`Cancelled`."""
+    """GET ``url`` (see the module doc); raises :class:`FeedError` or :class:`Cancelled`.
+
+    ``max_bytes`` defaults to :data:`MAX_BYTES`.
+    """
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
     cancel = cancel or threading.Event()
     host = urlsplit(url).hostname or url
     headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
@@ -78,10 +82,9 @@ def fetch(
         headers["If-Modified-Since"] = last_modified
     request = urllib.request.Request(url, headers=headers)
     answers: queue.Queue[tuple[str, object]] = queue.Queue()
-    holder: list[HTTPResponse] = []
     worker = threading.Thread(
         target=_read,
-        args=(request, timeout, max_bytes, answers, holder, cancel),
+        args=(request, timeout, max_bytes, answers, cancel),
         name="paperscope-download",
         daemon=True,
     )
@@ -94,7 +97,6 @@ def fetch(
             kind, value = answers.get(timeout=POLL)
         except queue.Empty:
             if cancel.is_set():
-                _close(holder)
                 raise Cancelled("the download was stopped") from None
             continue
         if kind == "open":
@@ -113,15 +115,7 @@ def fetch(
                 return value
             return Fetched(b"".join(chunks), value.etag, value.last_modified, value.content_type)
         if cancel.is_set():
-            _close(holder)
             raise Cancelled("the download was stopped")
-
-
-def _close(holder: list[HTTPResponse]) -> None:
-    """Close the open response (its socket), so the reading thread ends."""
-    for response in holder:
-        with contextlib.suppress(Exception):  # best effort: the thread is a daemon anyway
-            response.close()
 
 
 class _TooBig(Exception):
@@ -133,7 +127,6 @@ def _read(
     timeout: float,
     max_bytes: int,
     answers: queue.Queue[tuple[str, object]],
-    holder: list[HTTPResponse],
     cancel: threading.Event,
 ) -> None:
     """Open and read ``request`` in chunks, posting ``open``/``chunk``/``done``/``error``."""
@@ -146,7 +139,6 @@ def _read(
                 answers.put(("done", Fetched(None)))
                 return
             raise
-        holder.append(response)
         with response:
             length = response.headers.get("Content-Length", "")
             size = int(length) if length.isdigit() else 0
@@ -162,6 +154,8 @@ def _read(
                 if total > max_bytes:
                     raise _TooBig
                 answers.put(("chunk", chunk))
+            if size and total < size and not cancel.is_set():
+                raise IncompleteRead(b"", size - total)
             headers = response.headers
             answers.put(("done", Fetched(b"", headers.get("ETag", ""),
                                          headers.get("Last-Modified", ""),
