@@ -6,6 +6,7 @@ Each file name maps to an :class:`Answer`; the server honours ``If-None-Match`` 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,10 +44,10 @@ class Site:
 
 def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: object) -> None:
             """Quiet: the tests read ``site.requests``."""
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             """Serve ``site.files`` by file name."""
             headers = {k.lower(): v for k, v in self.headers.items()}
             site.requests.append((self.path, headers))
@@ -76,10 +77,8 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
             if answer.hold is not None:
                 self.wfile.flush()
                 answer.hold.wait(10)
-            try:
+            with contextlib.suppress(OSError):  # the client may have gone (a cancel)
                 self.wfile.write(answer.body)
-            except OSError:
-                pass  # the client went away (a cancelled download)
 
     return Handler
 
