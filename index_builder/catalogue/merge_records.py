@@ -230,6 +230,7 @@ def titled_fields(record: PaperRecord) -> dict[str, object]:
         "ends_at": record.ends_at,
         "url": record.url,
         "openreview_url": record.openreview_url,
+        "venue": record.venue,
     }
 
 

@@ -4,8 +4,8 @@
     keys.key("some-paper-id")        # -> "huang2026proeval"; aliases are accepted too
     keys.paper_id("huang2026proeval") # -> the paper's id, or None
 
-A key is ``<family name of the first author><2026><first significant title
-word>``, folded to lowercase ASCII letters and digits (``huang2026proeval``); a
+A key is ``<family name of the first author><year of its venue><first significant
+title word>`` (no year when the paper has no venue), folded to lowercase ASCII letters and digits (``huang2026proeval``); a
 paper with no known author gets ``anonymous2026<word>``. Papers that share such
 a base key are ordered by event id (table order number), then papers without an
 event id by paper id; the first keeps the base key and the others get ``a``,
@@ -22,8 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from index_builder.model import Paper
-
-YEAR = "2026"
+from index_builder.venues import venue_named
 
 
 def _words(text: str) -> frozenset[str]:
@@ -141,10 +140,19 @@ def family_word(author: str) -> str:
     return ascii_fold(split_name(author).family) or ascii_fold(author) or "author"
 
 
+def paper_year(paper: Paper) -> str:
+    """The year of the paper's venue (``ICML 2026`` -> ``2026``); ``""`` when it has none."""
+    known = venue_named(paper.venue) if paper.venue else None
+    if known is not None:
+        return str(known.year)
+    found = re.search(r"\b(19|20)\d\d\b", paper.venue)
+    return found.group() if found else ""
+
+
 def base_key(paper: Paper) -> str:
-    """The key before collisions are resolved: ``huang2026proeval``."""
+    """The key before collisions are resolved: ``huang2026proeval`` (no year when unknown)."""
     who = family_word(paper.authors[0]) if paper.authors else "anonymous"
-    return f"{who}{YEAR}{title_word(paper.title)}"
+    return f"{who}{paper_year(paper)}{title_word(paper.title)}"
 
 
 def _suffixes() -> Iterator[str]:

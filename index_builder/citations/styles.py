@@ -21,6 +21,10 @@ Decisions where the data is incomplete:
   spelling and case; parenthesised nicknames are left out; 21+ authors give the
   first 19, ". . .", then the last.
 - The URL is the OpenReview page, else the virtual-site page; only http(s).
+- **Venue:** a known venue (:mod:`index_builder.venues`) gives its proceedings,
+  series, publisher and year; another named venue is cited by its name (and a year
+  in it); a paper with no venue is a BibTeX ``@misc`` with no venue or year invented
+  (APA ``(n.d.)``).
 """
 
 from __future__ import annotations
@@ -30,22 +34,32 @@ import unicodedata
 from collections.abc import Callable
 
 from index_builder.citations.bibtex_escape import balanced, escape, latex_title, protect_text
-from index_builder.citations.keys import CitationKeys, PersonName, base_key, split_name
+from index_builder.citations.keys import (
+    CitationKeys,
+    PersonName,
+    base_key,
+    paper_year,
+    split_name,
+)
 from index_builder.model import Paper
 from index_builder.text.render import safe
+from index_builder.venues import venue_named
 
 __all__ = ["STYLES", "CitationKeys", "citation_url", "cite", "display_title"]
 
 STYLES: tuple[str, ...] = ("bibtex", "apa", "markdown", "plain")
 """Every style :func:`cite` accepts; the first is the default."""
 
-BOOKTITLE = "Proceedings of the 43rd International Conference on Machine Learning"
-SERIES = "Proceedings of Machine Learning Research"
-PUBLISHER = "PMLR"
-YEAR = "2026"
-VENUE_SHORT = "ICML 2026"
 AUTHORS_UNKNOWN = "Authors unknown"
 DERIVED_NOTE = "Title derived from the abstract by PaperScope; not the paper's own title"
+
+
+def _proceedings(paper: Paper) -> tuple[str, str, str]:
+    """The paper's booktitle, series and publisher (``""`` for what is not known)."""
+    known = venue_named(paper.venue) if paper.venue else None
+    if known is not None:
+        return known.booktitle, known.series, known.publisher
+    return _clean(paper.venue), "", ""
 
 
 def _clean(text: str) -> str:
@@ -112,19 +126,21 @@ def bibtex(paper: Paper, key: str | None = None) -> str:
         fields.append(("author", " and ".join(names)))
     else:
         notes.insert(0, AUTHORS_UNKNOWN)
+    booktitle, series, publisher = _proceedings(paper)
     fields += [
-        ("booktitle", BOOKTITLE),
-        ("series", SERIES),
-        ("publisher", PUBLISHER),
-        ("year", YEAR),
-    ]
+        (name, value)
+        for name, value in (("booktitle", booktitle), ("series", series),
+                            ("publisher", publisher), ("year", paper_year(paper)))
+        if value
+    ]  # fmt: skip
     if url := citation_url(paper):
         fields.append(("url", url))
     if notes:
         fields.append(("note", escape(". ".join(notes))))
     fields = [(name, value if balanced(value) else escape(value)) for name, value in fields]
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{{key or base_key(paper)},\n{body}\n}}"
+    kind = "inproceedings" if booktitle else "misc"
+    return f"@{kind}{{{key or base_key(paper)},\n{body}\n}}"
 
 
 def _apa_name(person: PersonName) -> str:
@@ -154,11 +170,15 @@ def _sentence(text: str) -> str:
 def apa(paper: Paper) -> str:
     """APA 7 reference as plain text."""
     title = _sentence(display_title(paper))
-    source = f"In {BOOKTITLE} ({SERIES}). {PUBLISHER}."
+    booktitle, series, publisher = _proceedings(paper)
+    source = f"In {booktitle}" + (f" ({series})" if series else "") + "."
+    source = (source + (f" {publisher}." if publisher else "")) if booktitle else ""
+    year = paper_year(paper) or "n.d."
     names = _authors(paper)
-    head = f"{_sentence(_apa_authors(names))} ({YEAR}). {title}" if names else f"{title} ({YEAR})."
+    head = f"{_sentence(_apa_authors(names))} ({year}). {title}" if names else f"{title} ({year})."
+    head = f"{head} {source}".rstrip()
     url = citation_url(paper)
-    return f"{head} {source}" + (f" {url}" if url else "")
+    return head + (f" {url}" if url else "")
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -176,14 +196,17 @@ def markdown(paper: Paper) -> str:
     link = f"[{title}]({url})" if url else title
     names = _authors(paper)
     who = _md(", ".join(names)) if names else AUTHORS_UNKNOWN
-    return f"{link} — {who} ({VENUE_SHORT})"
+    venue = _clean(paper.venue)
+    return f"{link} — {who}" + (f" ({_md(venue)})" if venue else "")
 
 
 def plain(paper: Paper) -> str:
     """``Authors. Title. ICML 2026. url``."""
     names = _authors(paper)
     who = ", ".join(names) if names else AUTHORS_UNKNOWN
-    parts = [_sentence(who), _sentence(display_title(paper)), f"{VENUE_SHORT}."]
+    parts = [_sentence(who), _sentence(display_title(paper))]
+    if venue := _clean(paper.venue):
+        parts.append(_sentence(venue))
     if url := citation_url(paper):
         parts.append(url)
     return " ".join(parts)

@@ -58,6 +58,8 @@ class PaperRecord:
     event_id: int | None = None
     ids: tuple[str, ...] = ()
     events: tuple[Event, ...] = ()
+    venue: str = ""
+    """The conference the file names (a dump's ``venue``), ``""`` when it says none."""
 
     @property
     def source(self) -> str:
@@ -252,4 +254,5 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         event_id=_event_id(data.get("event_id")) if title and not _foreign(data) else None,
         ids=_ids(data),
         events=_events(data.get("events")) if title else (),
+        venue=_string(data, "venue") if title else "",
     )

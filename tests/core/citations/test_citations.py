@@ -105,6 +105,7 @@ def paper(**kw: object) -> Paper:
         "openreview_url": "https://openreview.net/forum?id=abc",
         "url": "https://icml.cc/virtual/2026/poster/1",
         "event_id": 1,
+        "venue": "ICML 2026",
     }
     base.update(kw)
     return Paper(**base)  # type: ignore[arg-type]
@@ -180,11 +181,15 @@ def test_every_paper_gives_one_valid_entry_with_a_unique_key(papers: list[Paper]
     assert len(library.entries) == len(papers) >= 6628
     ids = [e.key for e in library.entries]
     assert len(set(ids)) == len(ids)
-    assert all(re.fullmatch(r"[a-z0-9]+2026[a-z0-9]+", k) for k in ids)
     for entry, p in zip(library.entries, papers, strict=True):
         fields = {f.key: f.value for f in entry.fields}
-        assert fields["booktitle"] == BOOKTITLE
-        assert fields["year"] == "2026"
+        if p.venue:  # a table paper: ICML 2026's proceedings and year
+            assert re.fullmatch(r"[a-z0-9]+2026[a-z0-9]+", entry.key)
+            assert (entry.entry_type, fields["booktitle"]) == ("inproceedings", BOOKTITLE)
+            assert fields["year"] == "2026"
+        else:  # an abstract alone says nothing of its venue: nothing is invented
+            assert entry.entry_type == "misc" and "2026" not in entry.key
+            assert "booktitle" not in fields and "year" not in fields
         assert balanced(fields["title"])
         if p.authors:
             assert fields["author"].count(" and ") == len(p.authors) - 1
@@ -431,3 +436,25 @@ def test_base_keys(first_author: str, title: str, key: str) -> None:
 
     p = paper(authors=(first_author,), title=render(title), title_raw=title)
     assert base_key(p) == key
+
+
+def test_the_venue_is_cited_as_the_record_says() -> None:
+    neurips = paper(venue="NeurIPS 2025", id="neurips2025:1")
+    fields = _fields(cite(neurips, "bibtex"))
+    assert fields["booktitle"] == "Advances in Neural Information Processing Systems"
+    assert fields["year"] == "2025" and "series" not in fields
+    assert base_key(neurips) == "lovelace2025study"
+    assert "(2025)" in cite(neurips, "apa") and cite(neurips, "markdown").endswith("(NeurIPS 2025)")
+    other = paper(venue="Workshop on Things 2024")
+    assert _fields(cite(other, "bibtex"))["year"] == "2024"
+    nowhere = paper(venue="")
+    entry = cite(nowhere, "bibtex")
+    assert entry.startswith("@misc{lovelacestudy,")
+    assert "booktitle" not in entry and "year" not in entry and "2026" not in entry
+    assert "(n.d.)" in cite(nowhere, "apa") and "ICML" not in cite(nowhere, "plain")
+    assert not cite(nowhere, "markdown").endswith(")")
+
+
+def _fields(entry: str) -> dict[str, str]:
+    library = bibtexparser.parse_string(entry)
+    return {f.key: f.value for f in library.entries[0].fields}

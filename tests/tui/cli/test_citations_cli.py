@@ -24,6 +24,7 @@ PAPERS = (
         openreview_url="https://openreview.net/forum?id=abc",
         event_id=1,
         aliases=("old-p1",),
+        venue="ICML 2026",
     ),
     Paper(
         id="p2",
@@ -31,6 +32,7 @@ PAPERS = (
         title_raw="ProEval Again \x1b]0;pwned\x07",
         authors=("Li Huang",),
         event_id=2,
+        venue="ICML 2026",
     ),
 )
 
