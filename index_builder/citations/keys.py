@@ -4,14 +4,14 @@
     keys.key("some-paper-id")        # -> "huang2026proeval"; aliases are accepted too
     keys.paper_id("huang2026proeval") # -> the paper's id, or None
 
-A key is ``<family name of the first author><year of its venue><first significant
-title word>`` (no year when the paper has no venue), folded to lowercase ASCII letters and digits (``huang2026proeval``); a
-paper with no known author gets ``anonymous2026<word>``. Papers that share such
-a base key are ordered by event id (table order number), then papers without an
-event id by paper id; the first keeps the base key and the others get ``a``,
-``b``, … ``z``, ``aa``, … in that order. So a key never changes while the set of
-papers sharing its base key stays the same. A suffixed key that would equal
-another paper's base key is skipped (the next suffix is used).
+A key is ``<family name of the first author><year of its venue><first significant title
+word>`` (no year when the paper has no venue), folded to lowercase ASCII letters and
+digits (``huang2026proeval``); a paper with no known author gets
+``anonymous2026<word>``. Papers that share such a base key are ordered by event id
+(table order number), then papers without an event id by paper id; the first keeps the
+base key and the others get ``a``, ``b``, … ``z``, ``aa``, … in that order. So a key
+never changes while the set of papers sharing its base key stays the same. A suffixed
+key that would equal another paper's base key is skipped (the next suffix is used).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 from index_builder.model import Paper
-from index_builder.search.facets import area
+from index_builder.search.facets import area, venue_term
 from index_builder.search.words import VALUE_SEPARATOR, words
 
 PART_SEPARATOR = "\x1e"
@@ -62,5 +62,6 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "is": " ".join(flags_is),
         "has": " ".join(flags_has),
         "day": " ".join(day_tokens(paper.starts_at)),
+        "venue": venue_term(paper.venue) if paper.venue else "",
     }
     return {key: value for key, value in doc.items() if value}

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from index_builder import venues
 from index_builder.model import FacetCount, Paper, SortKey
 
-FACETS = ("topic", "kind", "session")
+FACETS = ("topic", "kind", "session", "venue")
 _KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
 
 
@@ -20,18 +21,21 @@ def area(topic: str) -> str:
     return topic.split("->", 1)[0].strip()
 
 
-def facet_values(paper: Paper) -> tuple[str, str, str]:
-    """The paper's ``(topic area, kind, session)``; empty strings are not counted."""
-    return area(paper.topic), paper.kind, paper.session.strip()
+Values = tuple[str, str, str, str]
+
+
+def facet_values(paper: Paper) -> Values:
+    """The paper's ``(topic area, kind, session, venue)``; empty strings are not counted."""
+    return area(paper.topic), paper.kind, paper.session.strip(), paper.venue
 
 
 def _quoted(field: str, value: str) -> str:
     return f'{field}:"{value.replace(chr(34), " ")}"'
 
 
-def count_facets(values: Iterable[tuple[str, str, str]]) -> dict[str, tuple[FacetCount, ...]]:
+def count_facets(values: Iterable[Values]) -> dict[str, tuple[FacetCount, ...]]:
     """Facet counts (largest first), each with the query string that selects it."""
-    counters: tuple[Counter[str], Counter[str], Counter[str]] = (Counter(), Counter(), Counter())
+    counters: tuple[Counter[str], ...] = tuple(Counter() for _ in FACETS)
     for triple in values:
         for counter, value in zip(counters, triple, strict=True):
             if value:
@@ -40,17 +44,34 @@ def count_facets(values: Iterable[tuple[str, str, str]]) -> dict[str, tuple[Face
 
 
 def facets_from_counts(
-    topic: Counter[str], kind: Counter[str], session: Counter[str]
+    topic: Counter[str],
+    kind: Counter[str],
+    session: Counter[str],
+    venue: Counter[str] | None = None,
 ) -> dict[str, tuple[FacetCount, ...]]:
-    """Facet counts from per-value counters (empty values are not counted)."""
-    topic, kind, session = (
-        Counter({k: n for k, n in c.items() if k}) for c in (topic, kind, session)
+    """Facet counts from per-value counters (empty values are not counted).
+
+    The venue facet is empty unless the hits span several venues.
+    """
+    topic, kind, session, venue = (
+        Counter({k: n for k, n in c.items() if k})
+        for c in (topic, kind, session, venue or Counter[str]())
     )
     return {
         "topic": tuple(FacetCount(v, n, _quoted("area", v)) for v, n in _ordered(topic)),
         "kind": tuple(FacetCount(v, n, _KIND_QUERY[v]) for v, n in _ordered(kind)),
         "session": tuple(FacetCount(v, n, _quoted("session", v)) for v, n in _ordered(session)),
+        "venue": tuple(FacetCount(v, n, f"venue:{venue_term(v)}") for v, n in _ordered(venue))
+        if len(venue) > 1
+        else (),
     }
+
+
+def venue_term(text: str) -> str:
+    """What ``venue:`` matches: a known venue's key (``ICML 2026`` -> ``icml2026``), else the
+    name's letters and digits, lower case."""
+    known = venues.venue(text) or venues.venue_named(text)
+    return known.key if known else "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
 def _ordered(counter: dict[str, int]) -> list[tuple[str, int]]:

@@ -38,6 +38,7 @@ FIELDS = {
     "is": "is",
     "has": "has",
     "day": "day",
+    "venue": "venue",
 }
 """Field names a user may type (lower case) and the field each one means."""
 

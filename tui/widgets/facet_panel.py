@@ -16,7 +16,12 @@ from textual.widgets.option_list import Option
 from index_builder.model import FacetCount
 from tui.widgets.paper_text import clean
 
-TITLES = {"topic": "Topic", "kind": "Oral / spotlight", "session": "Session"}
+TITLES = {
+    "topic": "Topic",
+    "kind": "Oral / spotlight",
+    "session": "Session",
+    "venue": "Venue",
+}
 """Headings for the facet names the core uses; others are shown as they come."""
 
 PER_FACET = 12

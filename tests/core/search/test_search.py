@@ -190,9 +190,10 @@ def test_did_you_mean(index: SearchIndex) -> None:
 
 def test_facets_count_all_matches_and_select_them(index: SearchIndex) -> None:
     result = index.search("learning OR diffusion OR sampling", limit=1, facets=True)
-    assert set(result.facets) == {"topic", "kind", "session"}
+    assert set(result.facets) == {"topic", "kind", "session", "venue"}
+    assert result.facets["venue"] == ()  # one venue: nothing to narrow
     for name, counts in result.facets.items():
-        assert counts, name
+        assert counts or name == "venue", name
         for facet in counts:
             narrowed = index.search(f"(learning OR diffusion OR sampling) {facet.query}")
             assert narrowed.total == facet.count, (name, facet)
