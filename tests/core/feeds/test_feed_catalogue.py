@@ -1,0 +1,138 @@
+"""Stored feeds as catalogue sources: ICML 2026 merged with the table, other venues beside it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.paths import bundled_sources
+from index_builder.sources.reading import read_source
+from tests.helpers.catalogue_data import bundled_catalogue, truth
+from tests.helpers.feed_data import (
+    ICML_ABSTRACTS,
+    ICML_FEED,
+    bundled_texts,
+    icml_abstracts,
+    icml_feed,
+    marker,
+    write_icml,
+    write_neurips,
+)
+
+
+@pytest.fixture(scope="module")
+def fed(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    """The bundled data plus the whole ICML 2026 feed and abstracts file."""
+    folder = write_icml(tmp_path_factory.mktemp("feeds"))
+    return load_catalogue([*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS])
+
+
+def test_every_icml_paper_once_with_its_official_abstract(fed: Catalogue) -> None:
+    icml = [p for p in fed if p.venue == "ICML 2026"]
+    assert len(icml) == 6628 and len(fed) == 6628
+    assert len({p.id for p in fed}) == len(fed)
+    assert all(p.abstract for p in icml)
+    assert not fed.problems
+
+
+def test_every_earlier_id_still_resolves_to_its_paper(fed: Catalogue) -> None:
+    before = bundled_catalogue()
+    for paper in before:
+        found = fed.get(paper.id)
+        assert found is not None, paper.id
+        if paper.event_id is not None:
+            assert found.id == paper.id
+    for alias in (a for p in before for a in p.aliases):
+        assert fed.get(alias) is not None, alias
+
+
+def test_the_bundled_abstracts_sit_on_their_own_papers(fed: Catalogue) -> None:
+    for abstract_key, event_id in truth().items():
+        paper = fed.get(abstract_key)
+        assert paper is not None and paper.id == str(event_id), abstract_key
+        assert " ".join(paper.abstract_raw.split()) == " ".join(bundled_texts()[event_id].split())
+
+
+def test_poster_and_talk_are_one_paper_with_rooms_and_boards(fed: Catalogue) -> None:
+    paper = fed.get("71029")  # the talk of 65133
+    assert paper is not None and paper.id == "65133" and paper.oral
+    kinds = {e.kind: e for e in paper.events}
+    assert kinds["poster"].poster_position.startswith("#") and kinds["poster"].room == "Hall D"
+    assert kinds["oral"].room == "Auditorium 1" and kinds["oral"].event_id == 71029
+    assert marker(65133) in paper.abstract
+
+
+def test_the_feed_wins_where_both_have_a_value(tmp_path: Path) -> None:
+    feed = icml_feed()
+    results = [dict(r) for r in feed["results"][:30]]
+    target = next(r for r in results if r["eventtype"] == "Poster")
+    target.update(name="A Renamed Title", session="Poster Session 9", topic=None)
+    folder = tmp_path / "feeds"
+    folder.mkdir()
+    (folder / ICML_FEED).write_text(json.dumps({**feed, "results": results, "count": 30}))
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(icml_abstracts()))
+    before = bundled_catalogue().get(str(target["id"]))
+    cat = load_catalogue([*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS])
+    paper = cat.get(str(target["id"]))
+    assert before is not None and paper is not None
+    assert (paper.title, paper.session) == ("A Renamed Title", "Poster Session 9")
+    assert paper.topic == before.topic and paper.topic  # the feed has none: the table's stays
+    assert len(cat) == 6628  # every bundled abstract is on its paper: no duplicates left
+
+
+def test_an_official_abstract_overrides_the_heuristic_join(tmp_path: Path) -> None:
+    """A bundled abstract put (by its official text) on another paper goes there, for sure."""
+    key, event_id = next(iter(truth().items()))
+    other = next(p for p in bundled_catalogue() if p.event_id and p.id != str(event_id))
+    text = bundled_texts()[event_id]
+    path = tmp_path / ICML_ABSTRACTS
+    path.write_text(json.dumps({other.id: "  " + text.replace(" ", "\n", 3)}))
+    cat = load_catalogue([*bundled_sources(), path])
+    moved = cat.get(key)
+    assert moved is not None and moved.id == other.id
+    own = cat.get(str(event_id))
+    assert own is not None and not own.abstract
+
+
+def test_neurips_papers_come_beside_icml_without_touching_them(tmp_path: Path) -> None:
+    feed = write_neurips(tmp_path) / "neurips-2025-orals-posters.json"
+    cat = load_catalogue([*bundled_sources(), feed])
+    neurips = [p for p in cat if p.venue == "NeurIPS 2025"]
+    assert sorted(p.id for p in neurips) == [
+        "neurips2025:119718", "neurips2025:119719", "neurips2025:119720"
+    ]  # fmt: skip
+    assert [p for p in cat if p.venue != "NeurIPS 2025"] == list(bundled_catalogue())
+    talk = cat.get("neurips2025:129720")
+    assert talk is not None and talk.id == "neurips2025:119720" and talk.oral
+    assert {e.room for e in talk.events} == {"Exhibit Hall C,D,E", "Ballroom 20"}
+    sparse = cat.get("neurips2025:119719")
+    assert sparse is not None
+    assert sparse.title == "Texas A&M Sparse Transformers" and sparse.authors == ("Ann D'souza",)
+    assert "3×" in sparse.abstract.replace(" ", "") and sparse.url.startswith("https://neurips.cc/")
+
+
+def test_a_renamed_feed_is_read_as_records_without_a_venue(tmp_path: Path) -> None:
+    path = write_neurips(tmp_path) / "neurips-2025-orals-posters.json"
+    renamed = path.rename(tmp_path / "downloaded.json")
+    data = read_source(renamed, renamed.read_bytes())
+    assert not data.rows and len(data.records) == 4
+    cat = load_catalogue([renamed])
+    assert sorted(p.title for p in cat) == [
+        "Coloring Learning for Heterophilic Graph Representation",
+        "Diffusion Models Dream of Electric Sheep",
+        "Texas A&M Sparse Transformers",
+    ]
+    assert all(p.venue == "" and p.abstract for p in cat)
+
+
+def test_broken_feed_files_are_reported_and_skipped(tmp_path: Path) -> None:
+    (tmp_path / ICML_FEED).write_text('{"count": 3, "results": [{"id": 1')
+    (tmp_path / ICML_ABSTRACTS).write_text("[1, 2]")
+    cat = load_catalogue([*bundled_sources(), tmp_path / ICML_FEED, tmp_path / ICML_ABSTRACTS])
+    messages = {Path(p.path).name: p.message for p in cat.problems}
+    assert "not valid JSON" in messages[ICML_FEED]
+    assert "not a JSON object" in messages[ICML_ABSTRACTS]
+    assert len(cat) == len(bundled_catalogue())
