@@ -19,6 +19,7 @@ from typing import Any
 
 from index_builder.sources.reading import read_source
 from tests.helpers.catalogue_data import LISTS, truth
+from tests.helpers.feed_server import Answer
 from tests.helpers.paths import TABLE
 
 ICML_FEED = "icml-2026-orals-posters.json"
@@ -164,3 +165,22 @@ def write_neurips(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / NEURIPS_FEED).write_text(json.dumps(neurips_feed()), encoding="utf-8")
     return folder
+
+
+def small_feed(n: int = 40) -> tuple[dict[str, Any], dict[str, str]]:
+    """The first ``n`` records of the ICML feed and their abstracts."""
+    results = icml_feed()["results"][:n]
+    ids = {str(r["id"]) for r in results}
+    abstracts = {k: v for k, v in icml_abstracts().items() if k in ids}
+    return {"count": len(results), "next": None, "previous": None, "results": results}, abstracts
+
+
+def good_files(etag: bool = True) -> dict[str, Answer]:
+    """The first 40 records of the ICML feed and their abstracts, with ETags (or dates)."""
+    feed, abstracts = small_feed()
+    return {
+        ICML_FEED: Answer(json.dumps(feed).encode(), etag='"f1"' if etag else "",
+                          last_modified="" if etag else "Wed, 01 Jul 2026 10:00:00 GMT"),
+        ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode(), etag='"a1"' if etag else "",
+                               last_modified="" if etag else "Wed, 01 Jul 2026 10:00:00 GMT"),
+    }  # fmt: skip

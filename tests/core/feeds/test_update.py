@@ -19,32 +19,15 @@ from tests.helpers.feed_data import (
     ICML_ABSTRACTS,
     ICML_FEED,
     NEURIPS_FEED,
-    icml_abstracts,
+    good_files,
     icml_feed,
     neurips_feed,
+    small_feed,
 )
 from tests.helpers.feed_server import Answer, Site, serve
 
 ICML = venues.DEFAULT
 NEURIPS = venues.venue("neurips2025")
-
-
-def small_feed(n: int = 40) -> tuple[dict, dict]:
-    """The first ``n`` records of the ICML feed and their abstracts."""
-    results = icml_feed()["results"][:n]
-    ids = {str(r["id"]) for r in results}
-    abstracts = {k: v for k, v in icml_abstracts().items() if k in ids}
-    return {"count": len(results), "next": None, "previous": None, "results": results}, abstracts
-
-
-def good_files(etag: bool = True) -> dict[str, Answer]:
-    feed, abstracts = small_feed()
-    return {
-        ICML_FEED: Answer(json.dumps(feed).encode(), etag='"f1"' if etag else "",
-                          last_modified="" if etag else "Wed, 01 Jul 2026 10:00:00 GMT"),
-        ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode(), etag='"a1"' if etag else "",
-                               last_modified="" if etag else "Wed, 01 Jul 2026 10:00:00 GMT"),
-    }  # fmt: skip
 
 
 @pytest.fixture
