@@ -91,3 +91,19 @@ def test_only_web_links_are_offered() -> None:
     labels = [label for label, _ in paper_links(HAND_MADE[3])]
     assert labels == [], "a javascript: code link is dropped"
     assert [label for label, _ in paper_links(HAND_MADE[2])] == ["OpenReview", "Code"]
+
+
+def test_places_name_rooms_and_boards_from_a_feed() -> None:
+    from index_builder.model import Event
+    from tui.widgets.paper_text import places
+
+    paper = Paper(
+        id="65133",
+        title="T",
+        events=(
+            Event("poster", "Poster Session 2", room="Hall D", poster_position="#1080"),
+            Event("oral", "Oral 1A", room="Auditorium\x1b[31m 1"),
+        ),
+    )
+    assert places(paper) == "Poster: Hall D, board #1080; Talk: Auditorium 1"
+    assert places(Paper(id="1", title="T", events=(Event("poster", "Poster Session 2"),))) == ""

@@ -107,3 +107,16 @@ def _span(start: datetime, end: datetime | None) -> str:
     if end is not None:
         text += end.strftime("–%H:%M")
     return text
+
+
+def places(paper: Paper) -> str:
+    """Where the paper is presented (``Poster: Hall D, board #2504; Talk: Room 308``), ``""``
+    when the data names no room or board (the bundled table does not)."""
+    out = []
+    for event in paper.events:
+        bits = [clean(event.room)] if event.room else []
+        if event.poster_position:
+            bits.append("board " + clean(event.poster_position))
+        if bits:
+            out.append(("Talk" if event.kind == "oral" else "Poster") + ": " + ", ".join(bits))
+    return "; ".join(out)

@@ -21,10 +21,12 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from index_builder.model import Hit, Paper
+from index_builder.venues import DEFAULT as DEFAULT_VENUE
 from tui.widgets.paper_text import (
     badges,
     clean,
     highlighted,
+    places,
     session_times,
     short_authors,
     title_text,
@@ -215,6 +217,10 @@ class PaperView(VerticalScroll, can_focus=True):
                 parts.append(field("Time", times[0]))
                 if times[1]:
                     parts.append(field("", times[1]))
+        if where := places(paper):
+            parts.append(field("Where", where))
+        if paper.venue and paper.venue != DEFAULT_VENUE.name:
+            parts.append(field("Venue", clean(paper.venue)))
         for number, (label, url) in enumerate(links):
             # The action names the link by number: no data text ever enters an action string.
             meta = Style(meta={"@click": f"open_link({number})"})
