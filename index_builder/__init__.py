@@ -5,6 +5,8 @@
 - ``text/``: display text: LaTeX and Markdown to Unicode, links, terminal safety.
 - ``sources/``: reading files: the paper table, abstract lists, JSON/JSONL/BibTeX records.
 - ``catalogue/``: every source merged into one record per paper: joins, ids, the cache.
+- ``feeds/``: ``paperscope update``: download, check and store the conferences' official
+  feeds (beside ``catalogue``; the catalogue reads the stored files through ``sources``).
 - ``search/``: the Whoosh index (the only package that imports Whoosh) and query answering.
 - ``citations/``: BibTeX, APA, Markdown and plain citations with stable keys.
 - ``readinglist/``: bookmarks in SQLite, exports, the schedule and the ``.ics`` calendar.
