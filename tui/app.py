@@ -16,9 +16,11 @@ BINDINGS (app-wide):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
@@ -42,6 +44,13 @@ def action_commands() -> type[Provider]:
     return ActionCommands
 
 
+def update_commands() -> type[Provider]:
+    """The palette's "Update from the conference site" (imported when the palette opens)."""
+    from tui.update_feeds import UpdateCommands
+
+    return UpdateCommands
+
+
 class PaperScopeApp(App[int]):
     """Search, browse and read the papers; everything the app needs comes in through ``ctx``."""
 
@@ -53,7 +62,7 @@ class PaperScopeApp(App[int]):
             "question_mark", "help", "Help", tooltip="Every key and the query syntax", id="help"
         ),
     ]
-    COMMANDS = App.COMMANDS | {action_commands}
+    COMMANDS = App.COMMANDS | {action_commands, update_commands}
 
     def __init__(
         self,
@@ -79,6 +88,8 @@ class PaperScopeApp(App[int]):
         self.preload = (
             catalogue if catalogue is not None else Preload(ctx.catalogue, ctx.quick_catalogue)
         )
+        self.update_cancel = threading.Event()
+        """Set on quit: a download under way stops at once."""
         if self.config.theme and self.config.theme in self.available_themes:
             self.theme = self.config.theme
 
@@ -128,8 +139,28 @@ class PaperScopeApp(App[int]):
     # -- actions ----------------------------------------------------------------------------
 
     def action_quit_app(self) -> None:
-        """Quit with exit status 0."""
+        """Quit with exit status 0 (a download under way stops at once)."""
+        self.update_cancel.set()
         self.exit(0)
+
+    def action_update_feeds(self) -> None:
+        """Download the conference's feeds and swap in the new catalogue (palette only)."""
+        if any(w.group == "update" and w.is_running for w in self.workers):
+            self.notify("An update is already running.", title="Update")
+            return
+        self.notify("Downloading from the conference site…", title="Update")
+        self._update_worker()
+
+    @work(thread=True, exclusive=True, group="update", exit_on_error=False)
+    def _update_worker(self) -> None:
+        from tui.update_feeds import update_in_worker
+
+        screen = next(s for s in self.screen_stack if isinstance(s, MainScreen))
+        update_in_worker(self, self.ctx, screen, self.update_cancel, self._adopt)
+
+    def _adopt(self, ctx: Context) -> None:
+        """Use ``ctx`` (the sources after an update) from now on."""
+        self.ctx = ctx
 
     def action_help(self) -> None:
         """Show every key and the query syntax."""

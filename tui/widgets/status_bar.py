@@ -30,6 +30,7 @@ class StatusBar(Horizontal):
         self.sort = "relevance"
         self.index_state = "opening index"
         self.note = ""
+        self.hint = ""
 
     def compose(self) -> ComposeResult:
         yield Label("", id="status-text")
@@ -60,6 +61,11 @@ class StatusBar(Horizontal):
                 bar.update(progress=done)
         self._redraw()
 
+    def set_hint(self, hint: str) -> None:
+        """A standing remark at the end (e.g. that abstracts are missing and how to get them)."""
+        self.hint = hint
+        self._redraw()
+
     def set_note(self, note: str) -> None:
         """A short remark after the counts (e.g. that the simple filter is in use)."""
         self.note = note
@@ -77,6 +83,8 @@ class StatusBar(Horizontal):
         parts.append(f"sort: {self.sort}")
         if self.note:
             parts.append(self.note)
+        if self.hint:
+            parts.append(self.hint)
         return " · ".join(parts)
 
     def on_resize(self) -> None:

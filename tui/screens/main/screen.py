@@ -36,6 +36,7 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
     from tui.services import Services
 
@@ -185,6 +186,21 @@ class MainScreen(Screen[None]):
 
     def on_loader_catalogue_loaded(self, message: Loader.CatalogueLoaded) -> None:
         self.flow.use_catalogue(message.catalogue)
+
+    def swap_in(
+        self,
+        open_index: Callable[[], SearchIndex],
+        catalogue: Catalogue,
+        index: SearchIndex,
+        notice: str | None,
+    ) -> None:
+        """Use a catalogue and index built after ``paperscope update`` (from the palette)."""
+        old = self.flow.searcher.index if self.flow.searcher is not None else None
+        self._open_index = open_index
+        self.flow.use_catalogue(catalogue)
+        self.flow.index_ready(Loader.IndexReady(index, notice))
+        if old is not None and old is not index:
+            old.close()
 
     def on_loader_index_progress(self, message: Loader.IndexProgress) -> None:
         self.flow.index_progress(message)

@@ -84,6 +84,8 @@ class SearchFlow:
         """Search ``catalogue`` from now on (a first look first, then the full one)."""
         self.searcher = Searcher(catalogue)
         self._screen.query_one(PaperView).abstracts_pending = not catalogue.complete
+        missing = sum(1 for p in catalogue.papers if not p.abstract) if catalogue.complete else 0
+        self.status.set_hint(f"{missing:,} lack abstracts: paperscope update" if missing else "")
         if not catalogue.complete:
             self.status.set_index_state("loading abstracts")
         self._screen.query_one(ResultList).empty_message = "No papers."

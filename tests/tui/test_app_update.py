@@ -1,0 +1,88 @@
+"""The palette's "Update from the conference site": download in a worker, swap in the papers."""
+
+from __future__ import annotations
+
+import json
+
+from textual.command import CommandList
+from textual.pilot import Pilot
+
+from index_builder.feeds.update import update
+from index_builder.venues import DEFAULT
+from tests.helpers.feed_data import ICML_ABSTRACTS, good_files, small_feed
+from tests.helpers.feed_server import Answer, serve
+from tests.helpers.tui_fixtures import AppFactory
+from tui.app import PaperScopeApp
+from tui.widgets.result_list import ResultList
+from tui.widgets.status_bar import StatusBar
+
+
+async def until(pilot: Pilot[int], condition: object) -> None:
+    """Let the app run until ``condition()`` holds (bounded, so a failure ends the test)."""
+    for _ in range(1200):
+        if condition():  # type: ignore[operator]
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"the condition never held: {condition}")
+
+
+def offered(app: PaperScopeApp) -> bool:
+    """True when the palette lists the update command first."""
+    lists = list(app.screen.query(CommandList).results(CommandList))
+    if not lists or not lists[0].option_count:
+        return False
+    first = lists[0].get_option_at_index(0)
+    return "Update from the conference site" in str(first.prompt)
+
+
+def papers_shown(app: PaperScopeApp) -> int:
+    searcher = app.screen.flow.searcher  # type: ignore[attr-defined]
+    return len(searcher.catalogue.papers) if searcher is not None else 0
+
+
+async def test_update_from_the_palette_swaps_in_the_papers(
+    make_app: AppFactory, tui_papers: tuple
+) -> None:
+    _, abstracts = small_feed()
+    with serve(good_files()) as site:
+        site.files[ICML_ABSTRACTS] = Answer(json.dumps(dict(list(abstracts.items())[:10])).encode())
+        app = make_app(papers=tui_papers[:3])
+        update(DEFAULT, app.ctx.paths, source=site.url)  # as `paperscope update --from` did
+        site.files[ICML_ABSTRACTS] = Answer(json.dumps(abstracts).encode(), etag='"a2"')
+        async with app.run_test(size=(120, 36)) as pilot:
+            status = app.screen.query_one(StatusBar)
+            await until(pilot, lambda: status.index_state == "index ready")
+            await pilot.press("ctrl+p")
+            await pilot.press(*"Update from the conf")
+            await until(pilot, lambda: offered(app))
+            await pilot.press("enter")
+            await until(pilot, lambda: papers_shown(app) == 40)
+            await until(pilot, lambda: status.index_state == "index ready")
+            catalogue = app.screen.flow.searcher.catalogue  # type: ignore[attr-defined]
+            assert all(p.abstract for p in catalogue.papers)
+            assert "paperscope update" not in status.text
+            assert app.screen.query_one(ResultList).hits
+        answered = [h["x-answered"] for _, h in site.requests]
+    assert answered == ["200", "200", "304", "200"]
+
+
+async def test_a_failed_update_says_so_and_keeps_the_papers(
+    make_app: AppFactory, tui_papers: tuple
+) -> None:
+    with serve({}) as site:
+        app = make_app(papers=tui_papers[:3])
+        with serve(good_files()) as first:
+            update(DEFAULT, app.ctx.paths, source=first.url)
+        meta = app.ctx.paths.data_dir / "feeds" / "icml2026" / "meta.json"
+        data = json.loads(meta.read_text())
+        meta.write_text(json.dumps({**data, "base": site.url}))
+        site.files["icml-2026-orals-posters.json"] = Answer(
+            b"<html>bot check</html>", content_type="text/html"
+        )
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(pilot, lambda: papers_shown(app) == 3)
+            await app.run_action("update_feeds")
+            await until(
+                pilot, lambda: any("HTML page" in str(n.message) for n in app._notifications)
+            )
+            assert papers_shown(app) == 3
