@@ -79,12 +79,12 @@ class StatusBar(Horizontal):
             parts.append(f"{self.shown:,} of {self.total:,} papers")
             if self.elapsed_ms is not None:
                 parts.append(f"{self.elapsed_ms:.0f} ms")
+        if self.hint:  # before the index state: a narrow line cuts the end
+            parts.append(self.hint)
         parts.append(self.index_state)
         parts.append(f"sort: {self.sort}")
         if self.note:
             parts.append(self.note)
-        if self.hint:
-            parts.append(self.hint)
         return " · ".join(parts)
 
     def on_resize(self) -> None:
