@@ -33,9 +33,9 @@ CATALOGUE_VERSION = 6
 """Bump when the catalogue's rules change in a way the code digest would not show."""
 _CODE_MODULES = (
     "catalogue/load", "catalogue/merge", "catalogue/merge_records", "catalogue/derived_title",
-    "catalogue/join", "catalogue/join_score", "catalogue/official", "sources/feed",
-    "sources/structured", "sources/records", "sources/reading", "sources/types",
-    "sources/table", "sources/abstract_lists", "text/render",
+    "catalogue/join", "catalogue/join_score", "catalogue/official", "catalogue/order",
+    "sources/feed", "sources/structured", "sources/records", "sources/reading",
+    "sources/types", "sources/table", "sources/abstract_lists", "text/render",
 )  # fmt: skip
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 
 from index_builder.catalogue.derived_title import derive_title
 from index_builder.catalogue.join import AbstractMatcher, Join
@@ -37,7 +36,7 @@ from index_builder.catalogue.merge_records import (
     titled_fields,
 )
 from index_builder.catalogue.official import (
-    TABLE_VENUE,
+    add_talk,
     certain_joins,
     combine,
     namespace,
@@ -46,6 +45,7 @@ from index_builder.catalogue.official import (
     paper_id,
     venue_name,
 )
+from index_builder.catalogue.order import display_key as _display_key
 from index_builder.model import Event, Paper
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
@@ -146,24 +146,13 @@ def _merge_tables(
         poster = poster or by_title.get((ns, normalized(row.title)))
         if poster is not None:
             poster.oral = True
-            _add_talk(poster, row)
+            add_talk(poster.talks, poster.row.event_id, row)
         elif (ns, row.event_id) not in by_id:
             by_id[(ns, row.event_id)] = _TablePaper(row, [name], oral=True)
             by_title[(ns, normalized(row.title))] = by_id[(ns, row.event_id)]
         else:
             by_id[(ns, row.event_id)].row = combine(by_id[(ns, row.event_id)].row, row)
     return list(by_id.values())
-
-
-def _add_talk(poster: _TablePaper, row: TableRow) -> None:
-    """Add an oral's talk to its poster's paper; the same talk from a feed and a table is one."""
-    if row.event_id == poster.row.event_id:
-        return
-    for n, talk in enumerate(poster.talks):
-        if talk.event_id == row.event_id:
-            poster.talks[n] = combine(talk, row)
-            return
-    poster.talks.append(row)
 
 
 def _merge_abstracts(
@@ -311,27 +300,3 @@ def _abstract_paper(
         aliases=aliases(paper_id, record_ids(records)),
         **fields,  # type: ignore[arg-type]
     )
-
-
-def _start_time(paper: Paper) -> float | None:
-    """The session start as a POSIX timestamp, or ``None`` when absent or unreadable."""
-    if not paper.starts_at:
-        return None
-    try:
-        return datetime.fromisoformat(paper.starts_at).timestamp()
-    except ValueError:
-        return None
-
-
-def _display_key(paper: Paper) -> tuple[str, int, float, str, int, str]:
-    """The table's venue first: timed papers by time, then untimed table papers, then
-    abstract-only papers; then each other venue's papers (by name) the same way."""
-    venue = "" if paper.venue in ("", TABLE_VENUE) else paper.venue
-    if paper.event_id is None:
-        file, _, position = paper.sources[0].rpartition(":") if paper.sources else ("", "", "0")
-        return (venue, 2, 0.0, file, int(position) if position.isdigit() else 0, paper.id)
-    start = _start_time(paper)
-    title = paper.title.casefold()
-    if start is None:
-        return (venue, 1, 0.0, title, 0, paper.id)
-    return (venue, 0, start, title, 0, paper.id)

@@ -60,6 +60,17 @@ def combine(first: TableRow, second: TableRow) -> TableRow:
     return TableRow(**{n: getattr(feed, n) or getattr(other, n) for n in names})
 
 
+def add_talk(talks: list[TableRow], poster_id: int, row: TableRow) -> None:
+    """Add an oral's talk to its paper's talks; the same talk from a feed and a table is one."""
+    if row.event_id == poster_id:
+        return
+    for n, talk in enumerate(talks):
+        if talk.event_id == row.event_id:
+            talks[n] = combine(talk, row)
+            return
+    talks.append(row)
+
+
 def official_abstracts(parsed: Sequence[SourceData]) -> Official:
     """Every abstracts file's entries, keyed by namespace and event id (first file wins)."""
     out: Official = {}

@@ -12,7 +12,8 @@ import pytest
 import index_builder.catalogue.load as catalogue_module
 from index_builder.catalogue.derived_title import derive_title, shorten
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
-from index_builder.catalogue.merge import _start_time, abstract_id
+from index_builder.catalogue.merge import abstract_id
+from index_builder.catalogue.order import _start_time
 from index_builder.model import SourceProblem
 from tests.helpers.catalogue_data import FIXTURES, LISTS, TABLE, bundled_catalogue, truth
 
