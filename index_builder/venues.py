@@ -77,6 +77,16 @@ def venue(key: str) -> Venue | None:
     return _BY_KEY.get(key.strip().lower())
 
 
+def venue_of_id(paper_id: str) -> str:
+    """The venue name a paper id implies: an event id is ICML 2026's (the table's),
+    ``neurips2025:119718`` NeurIPS 2025's; ``""`` for ids that say nothing (abstract hashes)."""
+    key, _, number = paper_id.rpartition(":")
+    if not number.isdigit():
+        return ""
+    known = venue(key) if key else DEFAULT
+    return known.name if known else ""
+
+
 def venue_named(name: str) -> Venue | None:
     """The venue a paper's ``venue`` field names (``ICML 2026``), or ``None`` when unknown."""
     return _BY_NAME.get(" ".join(name.split()).casefold())

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from index_builder.model import Paper
+from index_builder.venues import venue_of_id
 
 Status = Literal["to-read", "reading", "read"]
 STATUSES: tuple[Status, ...] = ("to-read", "reading", "read")
@@ -113,6 +114,7 @@ class Bookmark:
             ends_at=self.ends_at,
             aliases=self.aliases,
             title_derived=self.title_derived,
+            venue=venue_of_id(self.paper_id),
         )
 
     def to_json(self) -> dict[str, Any]:

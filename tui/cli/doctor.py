@@ -35,6 +35,22 @@ def clipboard_backend() -> str:
     return name.split(".")[0].replace("init_", "").replace("_clipboard", "") or "available"
 
 
+def _feeds(ctx: Context) -> Iterator[str]:
+    """The feeds ``paperscope update`` stored: venue, when, from where."""
+    from index_builder import venues
+    from index_builder.feeds.store import read_meta, venue_dir
+
+    stored = [v for v in venues.VENUES if venue_dir(ctx.paths, v).is_dir()]
+    if not stored:
+        return
+    yield ""
+    yield "Feeds (paperscope update)"
+    for venue in stored:
+        meta = read_meta(ctx.paths, venue)
+        when = meta.get("updated", "?")
+        yield f"  {venue.key:<12} updated {when} from {meta.get('base', '?')}"
+
+
 def doctor_report(ctx: Context) -> Iterator[str]:
     """The lines of the doctor report; never raises for a broken index or source."""
     paths = ctx.paths
@@ -62,6 +78,7 @@ def doctor_report(ctx: Context) -> Iterator[str]:
         f"  {len(papers)} papers; {with_abstract} with an abstract "
         f"({joined} joined to their row, {with_abstract - joined} on their own)"
     )
+    yield from _feeds(ctx)
     yield ""
     yield "Index"
     try:

@@ -136,3 +136,14 @@ def test_broken_feed_files_are_reported_and_skipped(tmp_path: Path) -> None:
     assert "not valid JSON" in messages[ICML_FEED]
     assert "not a JSON object" in messages[ICML_ABSTRACTS]
     assert len(cat) == len(bundled_catalogue())
+
+
+def test_a_paper_id_implies_its_venue() -> None:
+    from index_builder.readinglist.bookmark import Bookmark
+    from index_builder.venues import venue_of_id
+
+    assert venue_of_id("65133") == "ICML 2026"
+    assert venue_of_id("neurips2025:119718") == "NeurIPS 2025"
+    assert venue_of_id("ab7f8485a01") == venue_of_id("nope2030:1") == ""
+    orphan = Bookmark(paper_id="neurips2025:119718", added_at="", updated_at="", title="T")
+    assert orphan.to_paper().venue == "NeurIPS 2025"

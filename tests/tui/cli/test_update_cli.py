@@ -75,3 +75,7 @@ def test_neurips_from_a_folder_becomes_a_source(
     assert shown["id"] == "neurips2025:119720" and shown["venue"] == "NeurIPS 2025"
     assert run(["cite", "neurips2025:119718", "--no-bundled"]) == 0
     assert "Advances in Neural Information Processing Systems" in capsys.readouterr().out
+    assert run(["doctor", "--no-bundled"]) == 0
+    report = capsys.readouterr().out
+    assert "Feeds (paperscope update)" in report and f"from {folder}" in report
+    assert "neurips-2025-orals-posters.json" in report  # a loaded source
