@@ -15,6 +15,8 @@ HOSTILE_ABSTRACT = "Markup [@click=app.quit]here[/] and [red]colour[/red]\x1b]52
 
 
 def _p(pid: str, title: str, **kw: object) -> Paper:
+    if not kw.get("title_derived"):
+        kw.setdefault("venue", "ICML 2026")  # a table paper, as the catalogue makes them
     return Paper(id=pid, title=title, title_raw=title, **kw)  # type: ignore[arg-type]
 
 

@@ -21,6 +21,7 @@ PAPER = Paper(
     authors=("Yizheng Huang", "Wenjun Zeng", "Aditi Kumaresan", "Zi Wang"),
     openreview_url="https://openreview.net/forum?id=abc",
     event_id=1,
+    venue="ICML 2026",
 )
 MISSING = object()
 
