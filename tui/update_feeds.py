@@ -58,7 +58,9 @@ def update_in_worker(
     from tui.context import Context as Fresh
 
     def show(state: str, done: int = 0, total: int = 0) -> None:
-        app.call_from_thread(screen.flow.status.set_index_state, state, (done, total) if total else None)
+        app.call_from_thread(
+            screen.flow.status.set_index_state, state, (done, total) if total else None
+        )
 
     def downloading(name: str) -> Callable[[int, int], None]:
         return lambda done, total: show(f"downloading {name}", done, total or done)
