@@ -23,6 +23,7 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
+from index_builder.search.builder import write_in_child
 from index_builder.search.documents import paper_doc
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
@@ -85,6 +86,9 @@ class IndexStore:
         self._scorer: Any = None
         self.notice: str | None = None
         """The last notice from a rebuild done during a search (for the UI to show)."""
+        self.build_in_child = False
+        """Build in a child process (:mod:`~index_builder.search.builder`) that a quitting
+        app can kill at once; the app sets this, scripts and the CLI build in-process."""
 
     # -- freshness and building -------------------------------------------------------
 
@@ -132,7 +136,10 @@ class IndexStore:
             indexfiles.clean_stale(self.index_dir)
             tmp = indexfiles.new_temp_dir(self.index_dir)
             try:
-                self._write(tmp, progress)
+                if self.build_in_child:
+                    write_in_child(self.index_dir, tmp, self.papers, self.fingerprint, progress)
+                else:
+                    self._write(tmp, progress)
                 with self._lock:
                     self._close()
                     indexfiles.swap_in(tmp, self.index_dir)
