@@ -28,8 +28,8 @@ from index_builder.search.documents import paper_doc
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
 from index_builder.search.schema import (
+    ANALYSIS_VERSION,
     SCHEMA_VERSION,
-    analysis_digest,
     library_version,
     make_schema,
     stem,
@@ -96,7 +96,7 @@ class IndexStore:
         return {
             "fingerprint": self.fingerprint,
             "schema_version": SCHEMA_VERSION,
-            "analysis": analysis_digest(),
+            "analysis": ANALYSIS_VERSION,
             "library": library_version(),
         }
 
