@@ -168,3 +168,13 @@ def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
     shell.keys("-l", "massart noise")
     shell.keys("C-c")
     assert_quit_cleanly(shell)
+
+
+def test_closing_the_terminal_mid_build_ends_the_app_and_its_build(shell: Shell) -> None:
+    shell.run_app()
+    assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
+    assert processes_using(shell.home)
+    shell.close()  # the terminal goes away: SIGHUP
+    assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
+    assert indexfiles.read_marker(shell.home / "cache" / "index") is None
+    assert_next_start_builds(shell.home)
