@@ -108,11 +108,18 @@ class FirstRun:
 
 
 def children(pid: int) -> list[int]:
-    """The child processes of ``pid``."""
+    """The child processes of ``pid``, started by any of its threads."""
+    found: list[int] = []
     try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
-        return []
+        return found
+    for task in tasks:
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
@@ -137,7 +144,7 @@ def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
                     return bool(READY.search(screen))
 
                 titles = term.wait(spotter.shows(), TIMEOUT_S)
-                ready = term.wait(ready_and_sample, TIMEOUT_S)
+                ready = term.wait(ready_and_sample, 3 * TIMEOUT_S)
                 pid = term.program_pid()
                 peak = peak_rss_mb(pid) if pid else None
                 kid = child_peak[0] or None
