@@ -36,7 +36,7 @@ from index_builder.search.schema import (
 )
 from index_builder.search.scoring import FastScorer
 from index_builder.search.vocabulary import Vocabulary
-from index_builder.search.writing import fast_lengths
+from index_builder.search.writing import ADDING_SHARE, fast_lengths, report_commit
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
@@ -170,7 +170,9 @@ class IndexStore:
                 texts.append(doc.get("text", ""))
                 writer.add_document(**doc)
                 if progress and i % 250 == 0:
-                    progress(i, total)
+                    progress(int(i * ADDING_SHARE), total)
+            if progress:
+                report_commit(writer, progress, total, ADDING_SHARE)
             writer.commit(optimize=True)
         except BaseException:
             writer.cancel()
