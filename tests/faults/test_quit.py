@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -178,3 +179,21 @@ def test_closing_the_terminal_mid_build_ends_the_app_and_its_build(shell: Shell)
     assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
     assert indexfiles.read_marker(shell.home / "cache" / "index") is None
     assert_next_start_builds(shell.home)
+
+
+def test_ctrl_c_during_paperscope_index_ends_it_and_leaves_no_index(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {**os.environ, HOME_ENV: str(home)}
+    command = [sys.executable, "-m", "tui", "index"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        cache = home / "cache"
+        assert wait_for(lambda: bool(list(cache.glob("index.tmp-*"))), 120), "no build started"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "Traceback" not in proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert indexfiles.read_marker(cache / "index") is None
+    assert not list(cache.glob("index.tmp-*"))
