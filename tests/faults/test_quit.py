@@ -107,6 +107,17 @@ def processes_using(home: Path) -> list[str]:
     return [c for c in found if "tmux" not in c and "bash" not in c]
 
 
+def pid_exists(pid: int) -> bool:
+    """True while ``pid`` names a process (a zombie included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 @pytest.fixture
 def shell(tmp_path: Path) -> Iterator[Shell]:
     """A shell in tmux, and an empty home for the app."""
@@ -132,7 +143,12 @@ def assert_quit_cleanly(shell: Shell) -> None:
 
 def assert_next_start_builds(home: Path) -> None:
     """The next start removes what the cut-short build left and builds a complete index."""
-    assert list((home / "cache").glob("index.tmp-*")), "the build was not cut short"
+    left = list((home / "cache").glob("index.tmp-*"))
+    assert left, "the build was not cut short"
+    # A killed app whose shell died too is reaped by init a moment later; until then its
+    # pid exists (a zombie) and its folder counts as a build still running.
+    pids = [int(p.name.split("-")[1]) for p in left]
+    assert wait_for(lambda: not any(pid_exists(pid) for pid in pids), 10)
     env = {**os.environ, HOME_ENV: str(home)}
     subprocess.run([sys.executable, "-m", "tui", "index"], env=env, check=True,
                    capture_output=True, timeout=600)  # fmt: skip
