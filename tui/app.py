@@ -7,18 +7,19 @@ hands the screens what they need as one :class:`~tui.services.Services` object.
 
 BINDINGS (app-wide):
 
-| key    | id      | action              |
-|--------|---------|---------------------|
-| q      | quit    | quit (exit code 0)  |
-| ?      | help    | keys and syntax     |
-| ctrl+p | —       | command palette     |
+| key    | id        | action              |
+|--------|-----------|---------------------|
+| q      | quit      | quit (exit code 0)  |
+| ctrl+c | interrupt | quit (exit code 0)  |
+| ?      | help      | keys and syntax     |
+| ctrl+p | —         | command palette     |
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NoReturn
 
 from textual import work
 from textual.app import App
@@ -26,6 +27,7 @@ from textual.binding import Binding, BindingType
 
 from tui.config import Config, load_config, save_theme
 from tui.loading import Preload
+from tui.quitting import quit_now, run_until_quit
 from tui.screens.main.screen import MainScreen
 from tui.services import Services, open_in_browser
 
@@ -58,6 +60,16 @@ class PaperScopeApp(App[int]):
     TITLE = "PaperScope"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit_app", "Quit", tooltip="Quit PaperScope", id="quit"),
+        # Ctrl+C quits, as in any terminal program, even from the search box (priority).
+        Binding(
+            "ctrl+c",
+            "quit_app",
+            "Quit",
+            tooltip="Quit PaperScope at once",
+            id="interrupt",
+            show=False,
+            priority=True,
+        ),
         Binding(
             "question_mark", "help", "Help", tooltip="Every key and the query syntax", id="help"
         ),
@@ -139,9 +151,9 @@ class PaperScopeApp(App[int]):
     # -- actions ----------------------------------------------------------------------------
 
     def action_quit_app(self) -> None:
-        """Quit with exit status 0 (a download under way stops at once)."""
+        """Quit with exit status 0, at once (:func:`tui.quitting.quit_now`); a download stops."""
         self.update_cancel.set()
-        self.exit(0)
+        quit_now(self, 0)
 
     def action_update_feeds(self) -> None:
         """Download the conference's feeds and swap in the new catalogue (palette only)."""
@@ -170,10 +182,12 @@ class PaperScopeApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
 
-def run_tui(ctx: Context) -> int:
-    """Run the app for ``ctx`` until the user quits; returns the exit status."""
+def run_tui(ctx: Context) -> NoReturn:
+    """Run the app for ``ctx`` until the user quits, then end the process with its status."""
+    ctx.build_in_child = True
     # Read the papers while the terminal is set up.
     preload = Preload(ctx.catalogue, ctx.quick_catalogue)
     app = PaperScopeApp(ctx, catalogue=preload)
-    result = app.run()
-    return int(result or 0) if app.return_code in (None, 0) else int(app.return_code or 1)
+    # Ends the process as soon as the terminal is restored: a build, an export or a hung
+    # clipboard still running in a thread never holds the user's shell.
+    run_until_quit(app)

@@ -25,6 +25,8 @@ class Context:
     paths: Paths
     extra_sources: list[Path] = field(default_factory=list)
     use_bundled: bool = True
+    build_in_child: bool = False
+    """Build the index in a child process (the TUI: quitting never waits for a build)."""
     _catalogue: Catalogue | None = field(default=None, repr=False)
     _index: SearchIndex | None = field(default=None, repr=False)
 
@@ -66,4 +68,5 @@ class Context:
 
             cat = self.catalogue()
             self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)
+            self._index.build_in_child = self.build_in_child
         return self._index

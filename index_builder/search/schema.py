@@ -1,9 +1,10 @@
 """The Whoosh schema and analyzers: everything that decides what the index holds.
 
-:func:`analysis_digest` hashes this module and the pure-Python modules it indexes with
-(:mod:`searchtext`, :mod:`searchdocs`, :mod:`vocabulary`), so a change of any of them
-rebuilds the index while a change of query-time code (ranking, counting, highlighting)
-does not.
+:data:`ANALYSIS_VERSION` names what the index holds (this schema, the analyzers, the
+documents of :mod:`~index_builder.search.documents`, the words of
+:mod:`~index_builder.search.words`, the vocabulary file): an index built under another
+version is rebuilt, while a change of query-time code (ranking, counting, highlighting),
+or of a comment, rebuilds nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
 from whoosh.analysis import Token, Tokenizer
@@ -22,6 +22,10 @@ from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
 SCHEMA_VERSION = 4
+ANALYSIS_VERSION = 2
+"""Bump with any change of the terms, postings or vocabulary built from the same papers.
+``tests/core/test_analysis_versions.py`` fails when the index of a fixture changes while
+this stays the same."""
 
 
 @lru_cache(maxsize=200_000)
@@ -129,24 +133,6 @@ def make_schema() -> Any:
         "day": KEYWORD(scorable=False),
     }
     return Schema(**fields)
-
-
-@lru_cache(maxsize=1)
-def analysis_digest() -> str:
-    """A digest of the code that decides what is indexed, so a change of it rebuilds."""
-    import hashlib
-
-    from index_builder.search import documents as searchdocs
-    from index_builder.search import vocabulary
-    from index_builder.search import words as searchtext
-
-    digest = hashlib.sha256()
-    for source in (searchtext.__file__, searchdocs.__file__, vocabulary.__file__, __file__):
-        try:
-            digest.update(Path(str(source)).read_bytes())
-        except OSError:  # installed without sources: the schema version still applies
-            digest.update(str(source).encode())
-    return digest.hexdigest()[:16]
 
 
 WHOOSH_DISTRIBUTIONS = ("whoosh-reloaded", "whoosh-novo", "whoosh-ng", "whoosh")

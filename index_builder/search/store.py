@@ -23,18 +23,20 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
+from index_builder.search.builder import write_in_child
 from index_builder.search.documents import paper_doc
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
 from index_builder.search.schema import (
+    ANALYSIS_VERSION,
     SCHEMA_VERSION,
-    analysis_digest,
     library_version,
     make_schema,
     stem,
 )
 from index_builder.search.scoring import FastScorer
 from index_builder.search.vocabulary import Vocabulary
+from index_builder.search.writing import ADDING_SHARE, fast_lengths, report_commit
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
@@ -51,6 +53,8 @@ DAMAGE_ERRORS = (
     whoosh_index.IndexError,
 )
 _MARKER_CHECK_S = 2.0
+WRITER_POOL_MB = 128
+"""Whoosh's posting pool while building (its own estimate; see ``_write``)."""
 
 
 class IndexStore:
@@ -85,6 +89,9 @@ class IndexStore:
         self._scorer: Any = None
         self.notice: str | None = None
         """The last notice from a rebuild done during a search (for the UI to show)."""
+        self.build_in_child = False
+        """Build in a child process (:mod:`~index_builder.search.builder`) that a quitting
+        app can kill at once; the app sets this, scripts and the CLI build in-process."""
 
     # -- freshness and building -------------------------------------------------------
 
@@ -92,7 +99,7 @@ class IndexStore:
         return {
             "fingerprint": self.fingerprint,
             "schema_version": SCHEMA_VERSION,
-            "analysis": analysis_digest(),
+            "analysis": ANALYSIS_VERSION,
             "library": library_version(),
         }
 
@@ -132,7 +139,10 @@ class IndexStore:
             indexfiles.clean_stale(self.index_dir)
             tmp = indexfiles.new_temp_dir(self.index_dir)
             try:
-                self._write(tmp, progress)
+                if self.build_in_child:
+                    write_in_child(self.index_dir, tmp, self.papers, self.fingerprint, progress)
+                else:
+                    self._write(tmp, progress)
                 with self._lock:
                     self._close()
                     indexfiles.swap_in(tmp, self.index_dir)
@@ -147,9 +157,12 @@ class IndexStore:
             progress(0, total)
         ix = whoosh_index.create_in(str(folder), make_schema())
         # Separate segment files, not one compound file: Whoosh copies a compound file into
-        # memory on opening (+300 MB at 50k papers); 64 MB of pool keeps a first run's peak
-        # RSS low at the same build speed (measured in tests/benchmarks).
-        writer = ix.writer(limitmb=64, procs=1, timeout=10.0, compound=False)
+        # memory on opening (+300 MB at 50k papers). The pool holds the bundled postings
+        # (~510,000) in one sorted run: with 64 MB they spilled into runs on disk that
+        # are unpickled one posting at a time (a third of the build); the app builds in a
+        # child process, whose peak stays under 200 MB (measured in tests/benchmarks).
+        pool = WRITER_POOL_MB
+        writer = fast_lengths(ix.writer(limitmb=pool, procs=1, timeout=10.0, compound=False))
         texts: list[str] = []
         try:
             for i, paper in enumerate(self.papers, 1):
@@ -157,7 +170,9 @@ class IndexStore:
                 texts.append(doc.get("text", ""))
                 writer.add_document(**doc)
                 if progress and i % 250 == 0:
-                    progress(i, total)
+                    progress(int(i * ADDING_SHARE), total)
+            if progress:
+                report_commit(writer, progress, total, ADDING_SHARE)
             writer.commit(optimize=True)
         except BaseException:
             writer.cancel()

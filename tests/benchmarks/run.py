@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     bundled, home = None, None
     if "build" not in args.skip or "search" not in args.skip:
         bundled, home, built = figures.build_figure(work, 1 if args.quick else 3)
-        show([built])
+        show(built)
     if "terminal" in args.skip:
         notes.append("terminal figures skipped (--skip terminal)")
     elif not terminal.available():
@@ -81,13 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         show(figures.terminal_figures(table, titles, home, runs, quick=args.quick))
     growth: dict[int, dict[str, Any]] = {}
     if bundled is not None and "search" not in args.skip:
-        show(figures.search_figures(bundled, reps, budget=20.0))
+        show(figures.search_figures(bundled, reps, budget=5.0))
     if bundled is not None:
         bundled.close()
     if "search" not in args.skip:
         for size in sizes:
             ready = figures.synthetic_ready(size)
-            found = figures.search_figures(ready, reps, budget=100.0 if size >= 50000 else None)
+            found = figures.search_figures(ready, reps, budget=30.0 if size >= 50000 else None)
             show(found)
             growth[size] = scale.growth_row(ready, found)
             ready.close()

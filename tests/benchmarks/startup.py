@@ -103,22 +103,87 @@ class FirstRun:
     ready: float | None
     screen: str = ""
     peak_mb: float | None = None
+    child_peak_mb: float | None = None
+    """The highest VmHWM seen of the app's child processes (the index build) meanwhile."""
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid``, started by any of its threads."""
+    found: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
-    """Start on a new empty home each time; wait for titles, then for the index."""
+    """Start on a new empty home each time; wait for titles, then for the index.
+
+    While waiting, the peak memory of the app's children (the build runs in one) is read
+    at every poll: a child's VmHWM cannot be read once it has ended.
+    """
     out = []
     for _ in range(runs):
         home = Path(tempfile.mkdtemp(prefix="psbench-first-"))
         try:
             with Terminal(paperscope_cmd(), term_env(home)) as term:
+                child_peak = [0.0]
+
+                def ready_and_sample(
+                    screen: str, term: Terminal = term, child_peak: list[float] = child_peak
+                ) -> bool:
+                    pid = term.program_pid()
+                    for kid in children(pid) if pid else []:
+                        child_peak[0] = max(child_peak[0], peak_rss_mb(kid) or 0.0)
+                    return bool(READY.search(screen))
+
                 titles = term.wait(spotter.shows(), TIMEOUT_S)
-                ready = term.wait(lambda s: bool(READY.search(s)), TIMEOUT_S)
+                ready = term.wait(ready_and_sample, 3 * TIMEOUT_S)
                 pid = term.program_pid()
                 peak = peak_rss_mb(pid) if pid else None
-                out.append(FirstRun(titles, ready, term.screen(), peak))
+                kid = child_peak[0] or None
+                out.append(FirstRun(titles, ready, term.screen(), peak, kid))
         finally:
             shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+QUIT_MOMENTS = ("ctrl+c 0.5 s after launch", "q once the titles show", "ctrl+c mid-build")
+
+
+def quit_times(spotter: Spotter, runs: int) -> dict[str, list[float | None]]:
+    """Seconds from the quitting key to the shell's turn (``__EXITED__``), on empty homes.
+
+    Three moments of a first run: Ctrl+C 0.5 s after launch (still starting), ``Esc`` then
+    ``q`` as soon as titles show (catalogue and build under way), Ctrl+C once the status
+    line says the index is building.
+    """
+    out: dict[str, list[float | None]] = {m: [] for m in QUIT_MOMENTS}
+    exited = _present("__EXITED__")
+    for _ in range(runs):
+        for moment in QUIT_MOMENTS:
+            home = Path(tempfile.mkdtemp(prefix="psbench-quit-"))
+            try:
+                with Terminal(paperscope_cmd(), term_env(home)) as term:
+                    if moment == QUIT_MOMENTS[0]:
+                        time.sleep(max(0.0, term.started + 0.5 - time.perf_counter()))
+                    elif moment == QUIT_MOMENTS[1]:
+                        term.wait(spotter.shows(), TIMEOUT_S)
+                        term.send_key("Escape")
+                        time.sleep(0.3)  # Esc and q together read as Alt+q
+                    else:
+                        term.wait(_present("building index"), TIMEOUT_S)
+                    sent = time.perf_counter()
+                    term.send_key("q" if moment == QUIT_MOMENTS[1] else "C-c")
+                    out[moment].append(term.wait(exited, 10.0, since=sent))
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
     return out
 
 

@@ -13,7 +13,7 @@ from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from index_builder.sources.records import title_id
 from tests.helpers.catalogue_data import TABLE, bundled_catalogue
-from tests.helpers.formats_data import BIB, by_title, paperscope, with_bib, write
+from tests.helpers.formats_data import BIB, SMALL_TABLE, by_title, paperscope, with_bib, write
 
 # --- merging -------------------------------------------------------------------------------
 
@@ -152,11 +152,18 @@ def test_reading_list_export_loads_back(tmp_path: Path) -> None:
     assert len(load_catalogue([*bundled_sources(), out])) == len(bundled_catalogue())
 
 
-def test_the_fingerprint_covers_the_new_modules(monkeypatch: pytest.MonkeyPatch) -> None:
-    here = Path(catalogue_module.__file__).parent.parent
-    for name in ("sources/records", "sources/structured", "catalogue/merge_records"):
-        assert name in catalogue_module._CODE_MODULES and (here / f"{name}.py").is_file()
-    digest = catalogue_module._code_digest()
-    monkeypatch.setattr(catalogue_module, "_CODE_MODULES", ("sources/records",))
-    assert catalogue_module._code_digest() != digest
-    assert catalogue_module.CATALOGUE_VERSION >= 4
+def test_the_fingerprint_follows_the_version_and_sources_not_the_code(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    source = tmp_path / "table.csv"
+    source.write_bytes(SMALL_TABLE.read_bytes())
+    first = load_catalogue([source]).fingerprint
+    assert load_catalogue([source]).fingerprint == first
+    monkeypatch.setattr(
+        catalogue_module, "CATALOGUE_VERSION", catalogue_module.CATALOGUE_VERSION + 1
+    )
+    assert load_catalogue([source]).fingerprint != first
+    monkeypatch.undo()
+    source.write_bytes(SMALL_TABLE.read_bytes() + b"\n")
+    assert load_catalogue([source]).fingerprint != first
+    assert not hasattr(catalogue_module, "_CODE_MODULES")  # versions, not code digests

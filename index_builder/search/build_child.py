@@ -1,0 +1,56 @@
+"""The child side of :mod:`index_builder.search.builder`: build one index, report progress.
+
+Run as ``python -m index_builder.search.build_child FOLDER`` with
+``pickle((index_dir, papers, fingerprint))`` on stdin; prints ``done total`` lines, then
+``ok``. It asks Linux to kill it when its parent ends, so a quitting app never leaves a
+build running.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent ends (elsewhere: best effort)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+
+
+def main(argv: Sequence[str]) -> int:
+    """The child: read the papers from stdin, build into ``argv[0]``, report on stdout."""
+    parent = os.getppid()
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent ended before the request took effect
+        return 1
+    from index_builder.search.store import IndexStore
+
+    index_dir, papers, fingerprint = pickle.load(sys.stdin.buffer)
+    out = sys.stdout
+
+    def report(done: int, total: int) -> None:
+        out.write(f"{done} {total}\n")
+        out.flush()
+
+    store = IndexStore(Path(index_dir), papers, fingerprint)
+    store._write(Path(argv[0]), report)
+    out.write("ok\n")
+    out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

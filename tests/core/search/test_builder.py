@@ -1,0 +1,70 @@
+"""Building the index in a child process (what the app does, so that it can quit at once)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from index_builder.search import builder
+from index_builder.search import folder as indexfiles
+from index_builder.search.engine import SearchIndex
+from tests.helpers.search_papers import PAPERS, load_table
+
+
+def test_a_child_build_gives_the_same_index_with_progress(tmp_path: Path) -> None:
+    ix = SearchIndex(tmp_path / "child", PAPERS, "fp")
+    ix.build_in_child = True
+    seen: list[tuple[int, int]] = []
+    assert ix.ensure(lambda done, total: seen.append((done, total))) is None
+    assert seen[0] == (0, len(PAPERS)) and seen[-1] == (len(PAPERS), len(PAPERS))
+    here = SearchIndex(tmp_path / "here", PAPERS, "fp")
+    here.ensure()
+    for query in ("proeval", "author:massart", "is:oral", "sampl*", '"parallel sampling"'):
+        child_ids = [h.paper.id for h in ix.search(query).hits]
+        assert child_ids == [h.paper.id for h in here.search(query).hits], query
+    assert indexfiles.read_marker(ix.index_dir)["doc_count"] == len(PAPERS)  # type: ignore[index]
+    ix.close()
+    here.close()
+
+
+def test_a_killed_child_leaves_no_index_and_the_next_build_completes(tmp_path: Path) -> None:
+    papers = load_table()
+    ix = SearchIndex(tmp_path / "index", papers, "fp")
+    ix.build_in_child = True
+    started = threading.Event()
+
+    def progress(done: int, total: int) -> None:
+        if done:
+            started.set()
+
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            ix.ensure(progress)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert started.wait(120)
+    builder.stop_children()
+    thread.join(30)
+    assert not thread.is_alive()
+    assert failure and isinstance(failure[0], builder.ChildBuildError)
+    assert not ix.is_fresh() and indexfiles.read_marker(ix.index_dir) is None
+    assert not list(tmp_path.glob("index.tmp-*"))  # the caller removed its folder
+    ix.build_in_child = False
+    assert ix.ensure() is None and ix.search("the").total > 0
+    ix.close()
+
+
+def test_a_child_that_fails_reports_why(tmp_path: Path) -> None:
+    ix = SearchIndex(tmp_path / "index", PAPERS, "fp")
+    ix.build_in_child = True
+    folder = tmp_path / "not-a-folder"
+    folder.write_text("x")
+    with pytest.raises(builder.ChildBuildError, match="the index build stopped"):
+        builder.write_in_child(ix.index_dir, folder, PAPERS, "fp", None)

@@ -1,0 +1,215 @@
+"""Quitting is immediate, even in the middle of a first run's index build (real terminal).
+
+The real app runs in a shell in tmux on an empty home, so its first start builds the
+bundled index. ``q`` (after ``Esc``: the search box has the focus at start) and Ctrl+C
+must give the shell prompt back at once, with the terminal restored, and leave no
+half-written index: the next start builds it again and removes what the killed build
+left. The time figure (≤ 0.5 s) comes from the benchmark; here generous waits only
+check that the process is gone long before the build could have finished.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from index_builder.search import folder as indexfiles
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+PROMPT = "READY$ "
+
+
+class Shell:
+    """A bash in a private tmux server (its own socket), 120×36."""
+
+    def __init__(self, home: Path) -> None:
+        self.socket = f"paperscope-quit-{os.getpid()}"
+        self.home = home
+
+    def tmux(self, *args: str) -> str:
+        """Run a tmux command on this server; return its output."""
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+                              text=True, timeout=30, check=False)  # fmt: skip
+        return done.stdout
+
+    def start(self) -> None:
+        """Start the shell with a recognisable prompt."""
+        self.tmux("kill-server")
+        env = f"env -i PATH={shlex.quote(os.environ.get('PATH', ''))} TERM=xterm-256color"
+        self.tmux("new-session", "-d", "-s", "main", "-x", "120", "-y", "36",
+                  f"{env} PS1={shlex.quote(PROMPT)} bash --norc --noprofile")  # fmt: skip
+        assert wait_for(lambda: PROMPT.strip() in self.screen(), 20), self.screen()
+
+    def screen(self) -> str:
+        """The visible pane."""
+        return self.tmux("capture-pane", "-p", "-t", "main")
+
+    def run_app(self) -> None:
+        """Launch PaperScope on the empty home, then print its exit status."""
+        app = f"{shlex.quote(sys.executable)} -m tui"
+        line = f"clear; {HOME_ENV}={shlex.quote(str(self.home))} {app}; echo EXIT=$?"
+        self.tmux("send-keys", "-t", "main", "-l", line)
+        self.tmux("send-keys", "-t", "main", "Enter")
+
+    def keys(self, *keys: str) -> None:
+        """Send tmux key names."""
+        self.tmux("send-keys", "-t", "main", *keys)
+
+    def close(self) -> None:
+        """Stop the server (and anything still running in it)."""
+        self.tmux("kill-server")
+
+
+def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
+    """Poll ``predicate`` until it holds or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def exited(shell: Shell) -> bool:
+    """The app ended and the shell printed its status and a new prompt."""
+    lines = [line for line in shell.screen().splitlines() if line.strip()]
+    return len(lines) >= 2 and "EXIT=" in lines[-2] and lines[-1] == PROMPT.strip()
+
+
+def processes_using(home: Path) -> list[str]:
+    """Command lines of this user's processes that name ``home`` (app or build child)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            environ = (proc / "environ").read_bytes()
+        except OSError:
+            continue
+        if str(home).encode() in environ or str(home) in cmdline:
+            found.append(cmdline)
+    return [c for c in found if "tmux" not in c and "bash" not in c]
+
+
+def pid_exists(pid: int) -> bool:
+    """True while ``pid`` names a process (a zombie included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@pytest.fixture
+def shell(tmp_path: Path) -> Iterator[Shell]:
+    """A shell in tmux, and an empty home for the app."""
+    term = Shell(tmp_path / "home")
+    term.start()
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def assert_quit_cleanly(shell: Shell) -> None:
+    """The prompt is back with status 0, nothing of the app runs, no index half-written."""
+    # Far less than the build takes (seconds); the benchmark measures the real figure.
+    assert wait_for(lambda: exited(shell), 3), shell.screen()
+    screen = shell.screen()
+    assert "EXIT=0" in screen, screen
+    assert "papers" not in screen, screen  # the main screen is back, not the app's
+    assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
+    index_dir = shell.home / "cache" / "index"
+    assert indexfiles.read_marker(index_dir) is None  # no index claims to be complete
+
+
+def assert_next_start_builds(home: Path) -> None:
+    """The next start removes what the cut-short build left and builds a complete index."""
+    left = list((home / "cache").glob("index.tmp-*"))
+    assert left, "the build was not cut short"
+    # A killed app whose shell died too is reaped by init a moment later; until then its
+    # pid exists (a zombie) and its folder counts as a build still running.
+    pids = [int(p.name.split("-")[1]) for p in left]
+    assert wait_for(lambda: not any(pid_exists(pid) for pid in pids), 10)
+    env = {**os.environ, HOME_ENV: str(home)}
+    subprocess.run([sys.executable, "-m", "tui", "index"], env=env, check=True,
+                   capture_output=True, timeout=600)  # fmt: skip
+    assert not list((home / "cache").glob("index.tmp-*"))
+    marker = indexfiles.read_marker(home / "cache" / "index")
+    assert marker is not None and marker["doc_count"] > 6000
+
+
+def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
+    shell.run_app()
+    assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
+    shell.keys("Escape")
+    assert wait_for(lambda: "Search" in shell.screen(), 5)
+    time.sleep(0.3)  # Esc then q at once would read as Alt+q
+    shell.keys("q")
+    assert_quit_cleanly(shell)
+    assert_next_start_builds(shell.home)
+
+
+def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:
+    shell.run_app()
+    time.sleep(0.5)
+    shell.keys("C-c")
+    assert wait_for(lambda: exited(shell), 5), shell.screen()
+    screen = shell.screen()
+    assert "EXIT=" in screen and "Traceback" not in screen, screen
+    assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
+    assert indexfiles.read_marker(shell.home / "cache" / "index") is None
+
+
+def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
+    shell.run_app()
+    assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
+    shell.keys("-l", "massart noise")
+    shell.keys("C-c")
+    assert_quit_cleanly(shell)
+
+
+def test_closing_the_terminal_mid_build_ends_the_app_and_its_build(shell: Shell) -> None:
+    shell.run_app()
+    assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
+    assert processes_using(shell.home)
+    shell.close()  # the terminal goes away: SIGHUP
+    assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
+    assert indexfiles.read_marker(shell.home / "cache" / "index") is None
+    assert_next_start_builds(shell.home)
+
+
+def test_ctrl_c_during_paperscope_index_ends_it_and_leaves_no_index(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {**os.environ, HOME_ENV: str(home)}
+    command = [sys.executable, "-m", "tui", "index"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        cache = home / "cache"
+        assert wait_for(lambda: bool(list(cache.glob("index.tmp-*"))), 120), "no build started"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "Traceback" not in proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert indexfiles.read_marker(cache / "index") is None
+    assert not list(cache.glob("index.tmp-*"))
