@@ -33,6 +33,7 @@ CATALOGUE_VERSION = 5
 """Bump when the catalogue's rules change in a way the code digest would not show."""
 _CODE_MODULES = (
     "catalogue/load", "catalogue/merge", "catalogue/merge_records", "catalogue/derived_title",
+    "catalogue/id_claims",
     "catalogue/join", "catalogue/join_score", "sources/structured", "sources/records",
     "sources/reading", "sources/types", "sources/table", "sources/abstract_lists", "text/render",
 )  # fmt: skip
@@ -149,6 +150,7 @@ def _build(
     """Parse every readable file (in a canonical order) and merge them."""
     # Imported here: a warm load from the cache needs neither the readers nor
     # pylatexenc, and start-up time is measured.
+    from index_builder.catalogue.id_claims import drop_claimed_ids
     from index_builder.catalogue.merge import build_papers
     from index_builder.sources.reading import read_source
     from index_builder.sources.types import SourceError
@@ -164,7 +166,8 @@ def _build(
             continue
         problems.extend(result.problems)
         parsed.append(result)
-    return Catalogue(build_papers(parsed), problems, fingerprint)
+    papers, clashes = drop_claimed_ids(build_papers(parsed), parsed)
+    return Catalogue(papers, [*problems, *clashes], fingerprint)
 
 
 def _fingerprint(blobs: Sequence[tuple[Path, bytes]], problems: Sequence[SourceProblem]) -> str:

@@ -206,3 +206,22 @@ def merge_bookmarks(mine: Bookmark, theirs: Bookmark) -> Bookmark:
         starts_at=mine.starts_at or theirs.starts_at,
         ends_at=mine.ends_at or theirs.ends_at,
     )
+
+
+def merge_twins(found: list[Bookmark], prefer: tuple[str, ...] = ()) -> Bookmark:
+    """One bookmark from several stored for the same paper ("twins"), losing nothing.
+
+    The kept id is the first of ``prefer`` that one of them is stored under, else
+    the earliest added; both notes are kept, the more advanced status wins
+    (read > reading > to-read), every id becomes an alias.
+    """
+    by_id = {b.paper_id: b for b in found}
+    keep = next((by_id[p] for p in prefer if p in by_id), None)
+    if keep is None:
+        keep = min(found, key=lambda b: (parse_iso(b.added_at), b.paper_id))
+    merged = keep
+    for other in found:
+        if other is not keep:
+            status = max(merged.status, other.status, key=STATUSES.index)
+            merged = replace(merge_bookmarks(merged, other), status=status)
+    return merged

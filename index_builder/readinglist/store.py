@@ -25,6 +25,7 @@ from index_builder.readinglist.bookmark import (
     check_status,
     merge_bookmarks,
     merge_notes,
+    merge_twins,
     now_iso,
 )
 from index_builder.readinglist.database import (
@@ -67,7 +68,7 @@ _SORT_SQL: dict[str, str] = {
 _FIND = (
     f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
     " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
-    " ORDER BY paper_id LIMIT 1"
+    " ORDER BY added_at, paper_id"
 )
 _ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
 
@@ -114,22 +115,34 @@ class ReadingList:
             except sqlite3.Error as exc:
                 raise translate(exc, self.path, "read") from exc
 
-    def _find(self, conn: sqlite3.Connection, keys: Iterable[str]) -> Bookmark | None:
+    def _find(
+        self, conn: sqlite3.Connection, keys: Iterable[str], prefer: Sequence[str] = ()
+    ) -> Bookmark | None:
+        """The one bookmark answering to ``keys``; twins are merged into it first (in the
+        caller's transaction), so that no write ever picks one of them at random."""
         wanted = json.dumps(sorted({k for k in keys if k}))
-        row = conn.execute(_FIND, (wanted, wanted)).fetchone()
-        return None if row is None else row_to_bookmark(row)
+        found = [row_to_bookmark(r) for r in conn.execute(_FIND, (wanted, wanted)).fetchall()]
+        if len(found) < 2:
+            return found[0] if found else None
+        merged = merge_twins(found, tuple(prefer))
+        for twin in found:
+            delete_bookmark(conn, twin.paper_id)
+        put_bookmark(conn, merged)
+        return merged
+
+    def _view(self, keys: Iterable[str], prefer: Sequence[str]) -> Bookmark | None:
+        """What :meth:`_find` would return, without writing (twins merged in memory)."""
+        wanted = json.dumps(sorted({k for k in keys if k}))
+        found = [row_to_bookmark(r) for r in self._read(_FIND, (wanted, wanted))]
+        return merge_twins(found, tuple(prefer)) if found else None
 
     def get(self, id_or_alias: str) -> Bookmark | None:
         """The bookmark stored under ``id_or_alias`` or having it as an alias."""
-        wanted = json.dumps([id_or_alias])
-        rows = self._read(_FIND, (wanted, wanted))
-        return row_to_bookmark(rows[0]) if rows else None
+        return self._view([id_or_alias], [id_or_alias])
 
     def find(self, paper: Paper) -> Bookmark | None:
         """The bookmark of ``paper``, matched by its id or any alias on either side."""
-        wanted = json.dumps(sorted({paper.id, *paper.aliases}))
-        rows = self._read(_FIND, (wanted, wanted))
-        return row_to_bookmark(rows[0]) if rows else None
+        return self._view([paper.id, *paper.aliases], [paper.id])
 
     def is_bookmarked(self, id_or_alias: str) -> bool:
         """True when ``id_or_alias`` is on the list (as an id or an alias)."""
@@ -151,7 +164,7 @@ class ReadingList:
     def add(self, paper: Paper) -> bool:
         """Bookmark ``paper``; False (and its copy refreshed) when it already was."""
         with self.transaction() as conn:
-            old = self._find(conn, [paper.id, *paper.aliases])
+            old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
             if old is None:
                 put_bookmark(conn, Bookmark.from_paper(paper))
                 return True
@@ -165,7 +178,7 @@ class ReadingList:
         if new.paper_id != old.paper_id:
             delete_bookmark(conn, old.paper_id)
             # The paper may also have a bookmark under its new id: keep one, losing nothing.
-            twin = self._find(conn, [new.paper_id])
+            twin = self._find(conn, [new.paper_id], [new.paper_id])
             if twin is not None:
                 new = merge_bookmarks(twin, new)
         put_bookmark(conn, new)
@@ -174,7 +187,7 @@ class ReadingList:
     def remove(self, id_or_alias: str) -> Bookmark | None:
         """Remove the bookmark and return it (for :meth:`restore`), or None if absent."""
         with self.transaction() as conn:
-            old = self._find(conn, [id_or_alias])
+            old = self._find(conn, [id_or_alias], [id_or_alias])
             if old is not None:
                 delete_bookmark(conn, old.paper_id)
             return old
@@ -187,7 +200,7 @@ class ReadingList:
     def toggle(self, paper: Paper) -> bool:
         """Add ``paper`` if absent, else remove it; True when it is now bookmarked."""
         with self.transaction() as conn:
-            old = self._find(conn, [paper.id, *paper.aliases])
+            old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
             if old is None:
                 put_bookmark(conn, Bookmark.from_paper(paper))
                 return True
@@ -196,7 +209,7 @@ class ReadingList:
 
     def _update(self, id_or_alias: str, change: Callable[[Bookmark], Bookmark]) -> Bookmark:
         with self.transaction() as conn:
-            old = self._find(conn, [id_or_alias])
+            old = self._find(conn, [id_or_alias], [id_or_alias])
             if old is None:
                 raise KeyError(id_or_alias)
             new = replace(change(old), updated_at=now_iso())
@@ -220,9 +233,11 @@ class ReadingList:
         changed = 0
         with self.transaction() as conn:
             for paper in papers:
-                old = self._find(conn, [paper.id, *paper.aliases])
-                if old is not None and self._rekey(conn, old, paper):
-                    changed += 1
+                before = conn.total_changes
+                old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
+                if old is not None:
+                    self._rekey(conn, old, paper)
+                    changed += conn.total_changes != before
         return changed
 
     def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
@@ -248,7 +263,7 @@ class ReadingList:
         added = updated = 0
         with self.transaction() as conn:
             for theirs in bookmarks:
-                mine = self._find(conn, theirs.ids)
+                mine = self._find(conn, theirs.ids, [theirs.paper_id])
                 if mine is None:
                     stamp = theirs.added_at or theirs.updated_at or now_iso()
                     put_bookmark(

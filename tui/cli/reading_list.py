@@ -15,6 +15,7 @@ locked or unwritable list, a bad import file), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def resolve(ctx: Context, store: ReadingList, key: str) -> tuple[Paper | None, Bookmark | None]:
-    """The catalogue's paper and the bookmark for an id or alias (either may be None)."""
+    """The catalogue's paper and the bookmark for an id or alias (either may be None).
+
+    Bookmarks stored under several ids of the paper (twins, after a join) are merged
+    into one under the paper's id first, so the action lands on the whole paper.
+    """
     paper = ctx.catalogue().get(key)
+    if paper is not None:
+        # A list that cannot be written: the action itself will say so.
+        with contextlib.suppress(ReadingListError):
+            store.reconcile([paper])
     bookmark = store.find(paper) if paper else store.get(key)
     return paper, bookmark
 
