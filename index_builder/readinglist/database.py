@@ -26,6 +26,23 @@ COLUMNS = (
 )
 
 
+SortOrder = Literal["added", "title", "status", "time", "updated"]
+SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
+SORT_SQL: dict[str, str] = {
+    "added": "added_at DESC, rowid DESC",
+    "title": "title COLLATE NOCASE, paper_id",
+    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
+    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
+    "updated": "updated_at DESC, paper_id",
+}
+FIND = (
+    f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
+    " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
+    " ORDER BY added_at, paper_id"
+)
+ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
+
+
 class ReadingListError(RuntimeError):
     """The reading list cannot be used as asked; ``kind`` says why, the message says how."""
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import (
@@ -29,11 +28,16 @@ from index_builder.readinglist.bookmark import (
     now_iso,
 )
 from index_builder.readinglist.database import (
+    ALL_IDS,
     COLUMNS,
+    FIND,
     MIGRATIONS,
     SCHEMA_VERSION,
+    SORT_ORDERS,
+    SORT_SQL,
     ErrorKind,
     ReadingListError,
+    SortOrder,
     delete_bookmark,
     open_database,
     put_bookmark,
@@ -55,22 +59,6 @@ __all__ = [
     "merge_notes",
     "quarantine",
 ]
-
-SortOrder = Literal["added", "title", "status", "time", "updated"]
-SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
-_SORT_SQL: dict[str, str] = {
-    "added": "added_at DESC, rowid DESC",
-    "title": "title COLLATE NOCASE, paper_id",
-    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
-    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
-    "updated": "updated_at DESC, paper_id",
-}
-_FIND = (
-    f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
-    " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
-    " ORDER BY added_at, paper_id"
-)
-_ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
 
 
 class ReadingList:
@@ -121,7 +109,7 @@ class ReadingList:
         """The one bookmark answering to ``keys``; twins are merged into it first (in the
         caller's transaction), so that no write ever picks one of them at random."""
         wanted = json.dumps(sorted({k for k in keys if k}))
-        found = [row_to_bookmark(r) for r in conn.execute(_FIND, (wanted, wanted)).fetchall()]
+        found = [row_to_bookmark(r) for r in conn.execute(FIND, (wanted, wanted)).fetchall()]
         if len(found) < 2:
             return found[0] if found else None
         merged = merge_twins(found, tuple(prefer))
@@ -133,7 +121,7 @@ class ReadingList:
     def _view(self, keys: Iterable[str], prefer: Sequence[str]) -> Bookmark | None:
         """What :meth:`_find` would return, without writing (twins merged in memory)."""
         wanted = json.dumps(sorted({k for k in keys if k}))
-        found = [row_to_bookmark(r) for r in self._read(_FIND, (wanted, wanted))]
+        found = [row_to_bookmark(r) for r in self._read(FIND, (wanted, wanted))]
         return merge_twins(found, tuple(prefer)) if found else None
 
     def get(self, id_or_alias: str) -> Bookmark | None:
@@ -157,7 +145,7 @@ class ReadingList:
                 raise translate(exc, self.path, "read") from exc
             version = (data_version, self._conn.total_changes)
             if self._ids is None or version != self._ids_version:
-                rows = self._read(_ALL_IDS)
+                rows = self._read(ALL_IDS)
                 self._ids, self._ids_version = frozenset(r[0] for r in rows), version
             return self._ids
 
@@ -221,9 +209,23 @@ class ReadingList:
         checked = check_status(status)
         return self._update(id_or_alias, lambda b: replace(b, status=checked))
 
-    def set_note(self, id_or_alias: str, note: str) -> Bookmark:
-        """Replace the note; ``KeyError`` if not bookmarked."""
-        return self._update(id_or_alias, lambda b: replace(b, note=note))
+    def set_note(self, id_or_alias: str, note: str, *, shown: str | None = None) -> Bookmark:
+        """Replace the note; ``KeyError`` if not bookmarked.
+
+        ``shown`` is the note the user edited (compare-and-set): if the stored note
+        changed meanwhile, nothing is overwritten and the result holds both texts.
+        """
+
+        def change(b: Bookmark) -> Bookmark:
+            if shown is None or b.note.strip() == shown.strip():
+                return replace(b, note=note)
+            return replace(b, note=merge_notes(b.note, note))
+
+        return self._update(id_or_alias, change)
+
+    def version(self) -> int:
+        """A number that changes whenever another connection commits a change to the file."""
+        return int(self._read("PRAGMA data_version")[0][0])
 
     def reconcile(self, papers: Iterable[Paper]) -> int:
         """Re-key bookmarks stored under an alias of a current paper and refresh their copies.
@@ -242,12 +244,12 @@ class ReadingList:
 
     def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
         """Every bookmark (only those with ``status`` if given), in the ``sort`` order."""
-        if sort not in _SORT_SQL:
+        if sort not in SORT_SQL:
             raise ValueError(f"unknown sort {sort!r}: use one of {', '.join(SORT_ORDERS)}")
         where, params = "", []
         if status is not None:
             where, params = "WHERE status = ?", [check_status(status)]
-        sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {_SORT_SQL[sort]}"
+        sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {SORT_SQL[sort]}"
         rows = self._read(sql, params)
         return [row_to_bookmark(r) for r in rows]
 
