@@ -9,6 +9,7 @@ Version 0 is a file without a version: empty, or the early prototype's
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -16,8 +17,14 @@ from pathlib import Path
 from typing import Literal
 
 from index_builder.readinglist.bookmark import Bookmark, check_status
+from index_builder.readinglist.identify import (
+    APPLICATION_ID,
+    ForeignDatabase,
+    connect_read_only,
+    identify,
+)
 
-ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "io"]
+ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "foreign", "io"]
 SCHEMA_VERSION = 1
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 COLUMNS = (
@@ -46,9 +53,11 @@ ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_alias
 class ReadingListError(RuntimeError):
     """The reading list cannot be used as asked; ``kind`` says why, the message says how."""
 
-    def __init__(self, message: str, kind: ErrorKind = "io") -> None:
+    def __init__(self, message: str, kind: ErrorKind = "io", reason: str = "") -> None:
         super().__init__(message)
         self.kind: ErrorKind = kind
+        self.reason = reason or message
+        """The cause in a few words (``read-only``, ``disk full``...)."""
 
 
 def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
@@ -72,10 +81,11 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
         return ReadingListError(
             f"cannot {doing} {path}: the file or its folder is read-only; nothing was changed",
             "readonly",
+            "the file or its folder is read-only",
         )
     if "full" in low:
         return ReadingListError(
-            f"cannot {doing} {path}: the disk is full; nothing was changed", "full"
+            f"cannot {doing} {path}: the disk is full; nothing was changed", "full", "disk full"
         )
     if doing == "write":
         return ReadingListError(f"cannot write {path} ({text}); nothing was changed", "write")
@@ -97,14 +107,47 @@ def check_header(path: Path) -> None:
         )
 
 
-def open_database(path: Path, timeout: float) -> sqlite3.Connection:
+def open_database(path: Path, timeout: float) -> tuple[sqlite3.Connection, str | None]:
     """Connect to ``path`` in WAL mode, check it and bring its schema up to date.
 
-    Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``locked``, ``io``).
+    The file is first identified read-only (:mod:`~index_builder.readinglist.identify`):
+    another program's database is refused untouched. When the file can be read but not
+    written (read-only file or folder, full disk), it is opened read-only and the second
+    value says so. Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``foreign``,
+    ``locked``, ``readonly``, ``io``...).
     """
     if path.is_dir():
         raise ReadingListError(f"{path} is a folder, not a reading list", "io")
     check_header(path)
+    try:
+        kind = identify(path, timeout, SCHEMA_VERSION)
+    except ForeignDatabase as exc:
+        raise ReadingListError(
+            f"{path} is not a PaperScope reading list ({exc}); it was left untouched: "
+            "move it away or set PAPERSCOPE_HOME",
+            "foreign",
+        ) from exc
+    except sqlite3.Error as exc:
+        raise translate(exc, path, "open") from exc
+    if kind == "newer":
+        raise ReadingListError(
+            f"{path} was written by a newer PaperScope (its schema is newer than "
+            f"{SCHEMA_VERSION}, the one this version knows); it was left untouched",
+            "newer",
+        )
+    try:
+        return _open_writable(path, timeout, kind), None
+    except ReadingListError as exc:
+        if kind not in ("ours", "unmarked") or exc.kind not in ("readonly", "full", "io"):
+            raise
+        conn = _open_read_only(path, timeout, exc)
+        writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+        reason = exc.reason if writable else "the file or its folder is read-only"
+        return conn, f"{path} can only be read ({reason}): changes cannot be saved"
+
+
+def _open_writable(path: Path, timeout: float, kind: str) -> sqlite3.Connection:
+    """A read-write connection, checked, in WAL mode, marked and migrated."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
@@ -112,29 +155,36 @@ def open_database(path: Path, timeout: float) -> sqlite3.Connection:
         raise translate(exc, path, "open") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        row = conn.execute("PRAGMA quick_check").fetchone()
-        if row is None or row[0] != "ok":
-            raise ReadingListError(
-                f"{path} is damaged ({row[0] if row else 'no answer'})", "corrupt"
-            )
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ReadingListError(
-                f"{path} was written by a newer PaperScope (schema {version}, "
-                f"this one knows {SCHEMA_VERSION}); it was left untouched",
-                "newer",
-            )
-        # Only now: switching to WAL rewrites the header of a file we must not touch.
+        _quick_check(conn, path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # a committed bookmark survives power loss too
-        if version < SCHEMA_VERSION:
+        if kind in ("new", "prototype"):
             migrate(conn)
+        elif kind == "unmarked":  # a list written before the application id existed
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     except (sqlite3.Error, ReadingListError) as exc:
         conn.close()
         if isinstance(exc, ReadingListError):
             raise
         raise translate(exc, path, "open") from exc
     return conn
+
+
+def _open_read_only(path: Path, timeout: float, why: ReadingListError) -> sqlite3.Connection:
+    """A read-only connection to a list that cannot be written; ``why`` if not even that."""
+    try:
+        conn = connect_read_only(path, timeout)
+        _quick_check(conn, path)
+    except sqlite3.Error as exc:
+        raise why from exc
+    return conn
+
+
+def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise a ``corrupt`` error unless SQLite's quick check passes."""
+    row = conn.execute("PRAGMA quick_check").fetchone()
+    if row is None or row[0] != "ok":
+        raise ReadingListError(f"{path} is damaged ({row[0] if row else 'no answer'})", "corrupt")
 
 
 def migrate(conn: sqlite3.Connection) -> None:
@@ -145,6 +195,7 @@ def migrate(conn: sqlite3.Connection) -> None:
         for target in range(current + 1, SCHEMA_VERSION + 1):
             MIGRATIONS[target](conn)
             conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

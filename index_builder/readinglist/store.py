@@ -75,11 +75,14 @@ class ReadingList:
         self._lock = threading.RLock()
         self._ids: frozenset[str] | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
-        self._conn = open_database(self.path, timeout)
+        self._conn, self.read_only = open_database(self.path, timeout)
+        """``read_only``: None, or why the list can only be read (writes raise ``readonly``)."""
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """Run a write in ``BEGIN IMMEDIATE``; commit on success, roll back on any error."""
+        if self.read_only:
+            raise ReadingListError(f"nothing was changed: {self.read_only}", "readonly")
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")

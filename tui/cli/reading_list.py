@@ -68,6 +68,8 @@ def open_list(ctx: Context) -> ReadingList:
     store, notice = open_or_recover(ctx.paths.reading_list)
     if notice:
         error(notice)
+    if store.read_only:
+        error(f"reading list: {store.read_only}")
     return store
 
 
