@@ -31,8 +31,6 @@ from index_builder.readinglist.database import (
     ALL_IDS,
     COLUMNS,
     FIND,
-    MIGRATIONS,
-    SCHEMA_VERSION,
     SORT_ORDERS,
     SORT_SQL,
     ErrorKind,
@@ -45,6 +43,7 @@ from index_builder.readinglist.database import (
     row_to_bookmark,
     translate,
 )
+from index_builder.readinglist.migrations import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
     "MIGRATIONS",
