@@ -58,7 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("text", nargs="+", metavar="TEXT")
     p = actions.add_parser("export", help="export the bookmarks (to stdout without -o)")
     p.add_argument("--format", choices=FORMATS, required=True)
-    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write FILE atomically")
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write FILE atomically ('-': stdout)"
+    )
     p = actions.add_parser("import", help="merge a JSON export into the list")
     p.add_argument("file", type=Path, metavar="FILE")
 
@@ -199,7 +201,7 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     catalogue = ctx.catalogue()
     text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
                   lookup=catalogue.get, all_papers=catalogue.papers)  # fmt: skip
-    if args.output is None:
+    if args.output is None or str(args.output) == "-":
         sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
         return 0
     try:
