@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from index_builder.model import Paper, SourceProblem
+from index_builder.sources.files import read_regular_file
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
@@ -33,7 +34,7 @@ CATALOGUE_VERSION = 5
 """Bump when the catalogue's rules change in a way the code digest would not show."""
 _CODE_MODULES = (
     "catalogue/load", "catalogue/merge", "catalogue/merge_records", "catalogue/derived_title",
-    "catalogue/id_claims",
+    "catalogue/id_claims", "sources/files",
     "catalogue/join", "catalogue/join_score", "sources/structured", "sources/records",
     "sources/reading", "sources/types", "sources/table", "sources/abstract_lists", "text/render",
 )  # fmt: skip
@@ -118,7 +119,7 @@ def load_catalogue(
     read_problems: list[SourceProblem] = []
     for path in sources:
         try:
-            blobs.append((Path(path), Path(path).read_bytes()))
+            blobs.append((Path(path), read_regular_file(Path(path))))
         except OSError as exc:
             reason = exc.strerror or exc.__class__.__name__
             read_problems.append(SourceProblem(str(path), f"cannot read the file: {reason}"))

@@ -31,6 +31,7 @@ from index_builder.readinglist.store import (
     ReadingListError,
     open_or_recover,
 )
+from index_builder.sources.files import read_regular_file
 from tui.cli.common import add_subparser
 from tui.cli.output import dumps, echo, error
 from tui.context import Context
@@ -223,7 +224,7 @@ def echo_safe(text: str) -> str:
 def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``import FILE``: merge a JSON export (newer status wins, both notes kept)."""
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = read_regular_file(args.file).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         error(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
         return 1
