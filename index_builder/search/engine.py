@@ -16,7 +16,7 @@ from index_builder.model import Hit, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
 from index_builder.search.scoring import FastScorer
-from index_builder.search.store import DAMAGE_ERRORS, DAMAGED_NOTICE, IndexStore
+from index_builder.search.store import DAMAGED_NOTICE, IndexStore
 from index_builder.search.syntax import Node, QuerySyntaxError, last_word_as_prefix, parse
 from index_builder.search.syntax import plain_words as plain_words_query
 from index_builder.search.whoosh_query import QueryBuilder, suggest, weighted_terms
@@ -59,7 +59,7 @@ class SearchIndex(IndexStore):
         try:
             with self._lock:
                 return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
-        except DAMAGE_ERRORS:
+        except Exception:  # any failure of the index is damage: rebuild (DAMAGE_ERRORS & more)
             self._recover()
         with self._lock:
             return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
