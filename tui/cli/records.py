@@ -159,6 +159,7 @@ def cmd_dump(args: argparse.Namespace, ctx: Context) -> int:
             out.write(dumps(paper.to_json()) + "\n")
         return 0
     from index_builder.readinglist.exports import neutralise_cell
+    from index_builder.text.safe import safe
 
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
@@ -169,7 +170,7 @@ def cmd_dump(args: argparse.Namespace, ctx: Context) -> int:
             value = record[name]
             if isinstance(value, list):
                 value = "; ".join(value)
-            row.append(neutralise_cell(str(value)))
+            row.append(neutralise_cell(safe(str(value))))
         writer.writerow(row)
     return 0
 
