@@ -134,6 +134,7 @@ class Bookmark:
         paper_id = data.get("paper_id", data.get("id"))
         if not isinstance(paper_id, str) or not paper_id.strip():
             raise ValueError("a bookmark needs a non-empty paper_id")
+        _text(paper_id, "paper_id")
         texts = {}
         for key in ("title", "note", "added_at", "updated_at", "url", "openreview_url"):
             texts[key] = _text(data.get(key), key)
@@ -154,7 +155,16 @@ def _text(value: object, key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise ValueError(f"{key} must be a string")
+    _encodable(value, key)
     return value
+
+
+def _encodable(value: str, key: str) -> None:
+    """Raise ``ValueError`` for text that cannot be stored (a lone surrogate, say)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{key} holds a character that is not valid text") from exc
 
 
 def _strings(value: object, key: str) -> tuple[str, ...]:
@@ -168,6 +178,8 @@ def _strings(value: object, key: str) -> tuple[str, ...]:
             raise ValueError(f"{key} must be a list of strings") from exc
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"{key} must be a list of strings")
+    for item in value:
+        _encodable(item, key)
     return tuple(value)
 
 

@@ -143,6 +143,8 @@ def read_json(text: str) -> list[Bookmark]:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg} at line {exc.lineno})") from exc
+    except RecursionError as exc:
+        raise ValueError("not a reading-list export (nested too deeply)") from exc
     if isinstance(data, dict):
         if data.get("format") != JSON_FORMAT:
             raise ValueError("not a PaperScope reading-list export (no 'format' field)")
