@@ -79,6 +79,8 @@ def search_json(result: SearchResult) -> dict[str, Any]:
         "query": result.query,
         "total": result.total,
         "suggestion": result.suggestion,
+        "fallback": result.fallback,
+        "fallback_reason": result.fallback_reason,
         "hits": hits,
     }
 
@@ -100,6 +102,8 @@ def print_hits(result: SearchResult) -> None:
     echo(f"{shown} of {result.total} papers for {result.query!r} ({result.elapsed_ms:.1f} ms)")
     if result.suggestion:
         echo(f"Did you mean: {result.suggestion}")
+    if result.fallback:
+        echo(f"Read as plain words: {result.fallback_reason or 'the query syntax was not valid'}")
 
 
 def author_line(paper: Paper) -> str:
