@@ -1,28 +1,95 @@
 """Writing a user's file atomically: a temp file beside it, fsync, then ``os.replace``.
 
+What sits at the path is respected: a symlink is written through (its target is
+replaced, the link stays), a replaced file keeps its mode, a character device or a
+named pipe (``/dev/null``, a terminal, ``/dev/stdout``, a FIFO with a reader) is
+written directly, and anything else that is not a regular file is refused.
+
 Kept in its own light module so the TUI's config can use it without importing the
 exports (and through them the citations) on its way to the first frame.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
 def write_atomic(path: Path, text: str) -> Path:
-    """Write ``text`` as UTF-8 to ``path``: readers see the old file or the new, never half."""
+    """Write ``text`` as UTF-8 to ``path``: readers see the old file or the new, never half.
+
+    Returns the path written (a symlink's target). Raises ``OSError`` with a readable
+    ``strerror`` for what cannot be written (a folder, a socket, a pipe nobody reads).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    target = Path(os.path.realpath(path))
     try:
+        info: os.stat_result | None = os.stat(target)
+    except OSError:  # absent (a new file, or a dangling link's target) or unreachable
+        info = None
+    if str(target).startswith("/proc/") or (info is not None and _is_stream(info)):
+        # /dev/stdout resolves to /proc/self/fd/1: a pipe, a terminal or the shell's file.
+        _write_directly(path, text.encode("utf-8"), info)
+        return path
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise OSError(errno.EINVAL, f"{target} is {kind}; nothing was written", str(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
+        if info is not None:
+            # Not ours to give away: the mode is kept, the owner becomes us.
+            with contextlib.suppress(OSError):
+                os.fchown(fd, info.st_uid, info.st_gid)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+    return target
+
+
+def _is_stream(info: os.stat_result) -> bool:
+    """A character device or a named pipe: written in place, never replaced."""
+    return stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)
+
+
+def _write_directly(path: Path, data: bytes, info: os.stat_result | None) -> None:
+    """Append ``data`` to a device, pipe or already-open stream; never block on a lone FIFO."""
+    fifo = info is not None and stat.S_ISFIFO(info.st_mode)
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | (os.O_NONBLOCK if fifo else 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(
+                errno.ENXIO, "a named pipe that no program is reading; nothing was written"
+            ) from exc
+        raise
+    try:
+        if fifo:
+            os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    """The process's umask (read without changing it where Linux allows)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022

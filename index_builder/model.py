@@ -152,6 +152,8 @@ class SearchResult:
     elapsed_ms: float = 0.0
     fallback: bool = False
     """True when the query's syntax was malformed and it was read as plain words."""
+    fallback_reason: str = ""
+    """Why the query was read as plain words (``"too many terms"``...), when it was."""
     facets: dict[str, tuple[FacetCount, ...]] = field(default_factory=dict)
 
 

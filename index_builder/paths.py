@@ -68,7 +68,10 @@ class Paths:
                 ) from exc
             except OSError as exc:
                 raise HomeError(f"cannot create {folder}: {exc.strerror or exc}") from exc
-            if not os.access(folder, os.W_OK | os.X_OK):
+            # The index must be written; a read-only data or config folder still lets
+            # PaperScope read the reading list and the config (writes then say why not).
+            needs = os.W_OK | os.X_OK if folder == self.cache_dir else os.X_OK
+            if not os.access(folder, needs):
                 raise HomeError(f"{folder} is not writable")
         return self
 

@@ -71,6 +71,8 @@ class Services:
 
             try:
                 self._store = ReadingList(self.paths.reading_list)
+                if self._store.read_only:
+                    self._app.notify(f"Reading list: {self._store.read_only}", severity="warning")
             except Exception as exc:  # corrupt or locked: say so, keep browsing
                 self._store_error = str(exc)
                 self._app.notify(f"Reading list unavailable: {exc}", severity="error", timeout=8)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from index_builder.catalogue.load import Catalogue
 from index_builder.catalogue.merge import _display_key, _merge_tables, _table_paper
+from index_builder.sources.files import read_regular_file
 from index_builder.sources.reading import decode
 from index_builder.sources.table import read_table
 from index_builder.sources.types import SourceData, SourceError, SourceText
@@ -30,7 +31,7 @@ def quick_table_papers(sources: Sequence[Path]) -> Catalogue:
     blobs: list[tuple[Path, bytes]] = []
     for path in sources:
         try:
-            blobs.append((Path(path), Path(path).read_bytes()))
+            blobs.append((Path(path), read_regular_file(Path(path))))
         except OSError:
             continue
     # The full build's canonical order, so that the same table row wins an event id.

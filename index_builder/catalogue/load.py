@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from index_builder.model import Paper, SourceProblem
+from index_builder.sources.files import read_regular_file
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
@@ -115,7 +116,7 @@ def load_catalogue(
     read_problems: list[SourceProblem] = []
     for path in sources:
         try:
-            blobs.append((Path(path), Path(path).read_bytes()))
+            blobs.append((Path(path), read_regular_file(Path(path))))
         except OSError as exc:
             reason = exc.strerror or exc.__class__.__name__
             read_problems.append(SourceProblem(str(path), f"cannot read the file: {reason}"))
@@ -147,6 +148,7 @@ def _build(
     """Parse every readable file (in a canonical order) and merge them."""
     # Imported here: a warm load from the cache needs neither the readers nor
     # pylatexenc, and start-up time is measured.
+    from index_builder.catalogue.id_claims import drop_claimed_ids
     from index_builder.catalogue.merge import build_papers
     from index_builder.sources.reading import read_source
     from index_builder.sources.types import SourceError
@@ -162,7 +164,8 @@ def _build(
             continue
         problems.extend(result.problems)
         parsed.append(result)
-    return Catalogue(build_papers(parsed), problems, fingerprint)
+    papers, clashes = drop_claimed_ids(build_papers(parsed), parsed)
+    return Catalogue(papers, [*problems, *clashes], fingerprint)
 
 
 def _fingerprint(blobs: Sequence[tuple[Path, bytes]], problems: Sequence[SourceProblem]) -> str:

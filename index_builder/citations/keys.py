@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from index_builder.model import Paper
+from index_builder.text.safe import safe
 from index_builder.venues import venue_named
 
 
@@ -119,7 +120,8 @@ def split_name(name: str) -> PersonName:
 
 def ascii_fold(text: str) -> str:
     """Lower-case ASCII letters and digits of ``text`` (accents and Greek spelled out)."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    # Escape sequences go whole first: "\x1b[31mred" must not leave "31mred" in a key.
+    decomposed = unicodedata.normalize("NFKD", safe(text).translate(_FOLD))
     return "".join(ch for ch in decomposed.lower() if ch.isascii() and ch.isalnum())
 
 

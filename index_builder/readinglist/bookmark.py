@@ -136,6 +136,7 @@ class Bookmark:
         paper_id = data.get("paper_id", data.get("id"))
         if not isinstance(paper_id, str) or not paper_id.strip():
             raise ValueError("a bookmark needs a non-empty paper_id")
+        _text(paper_id, "paper_id")
         texts = {}
         for key in ("title", "note", "added_at", "updated_at", "url", "openreview_url"):
             texts[key] = _text(data.get(key), key)
@@ -156,7 +157,16 @@ def _text(value: object, key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise ValueError(f"{key} must be a string")
+    _encodable(value, key)
     return value
+
+
+def _encodable(value: str, key: str) -> None:
+    """Raise ``ValueError`` for text that cannot be stored (a lone surrogate, say)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{key} holds a character that is not valid text") from exc
 
 
 def _strings(value: object, key: str) -> tuple[str, ...]:
@@ -170,6 +180,8 @@ def _strings(value: object, key: str) -> tuple[str, ...]:
             raise ValueError(f"{key} must be a list of strings") from exc
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"{key} must be a list of strings")
+    for item in value:
+        _encodable(item, key)
     return tuple(value)
 
 
@@ -208,3 +220,22 @@ def merge_bookmarks(mine: Bookmark, theirs: Bookmark) -> Bookmark:
         starts_at=mine.starts_at or theirs.starts_at,
         ends_at=mine.ends_at or theirs.ends_at,
     )
+
+
+def merge_twins(found: list[Bookmark], prefer: tuple[str, ...] = ()) -> Bookmark:
+    """One bookmark from several stored for the same paper ("twins"), losing nothing.
+
+    The kept id is the first of ``prefer`` that one of them is stored under, else
+    the earliest added; both notes are kept, the more advanced status wins
+    (read > reading > to-read), every id becomes an alias.
+    """
+    by_id = {b.paper_id: b for b in found}
+    keep = next((by_id[p] for p in prefer if p in by_id), None)
+    if keep is None:
+        keep = min(found, key=lambda b: (parse_iso(b.added_at), b.paper_id))
+    merged = keep
+    for other in found:
+        if other is not keep:
+            status = max(merged.status, other.status, key=STATUSES.index)
+            merged = replace(merge_bookmarks(merged, other), status=status)
+    return merged

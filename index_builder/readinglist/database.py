@@ -1,24 +1,27 @@
-"""The reading list's file: its schema, migrations, errors and the quarantine of a bad file.
-
-Each schema version has one migration function in :data:`MIGRATIONS`; the store
-runs them in order inside one transaction and then sets ``PRAGMA user_version``.
-Version 0 is a file without a version: empty, or the early prototype's
-``bookmarks(paper_id, added_at)`` table, whose rows are kept.
+"""The reading list's file: opening it (identified, migrated, or read-only), its queries,
+errors and the quarantine of a bad file. Migrations are in
+:mod:`~index_builder.readinglist.migrations`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from index_builder.readinglist.bookmark import Bookmark, check_status
+from index_builder.readinglist.identify import (
+    APPLICATION_ID,
+    ForeignDatabase,
+    connect_read_only,
+    identify,
+)
+from index_builder.readinglist.migrations import SCHEMA_VERSION, migrate
 
-ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "io"]
-SCHEMA_VERSION = 1
+ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "foreign", "io"]
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 COLUMNS = (
     "paper_id, aliases, added_at, updated_at, status, note, title, authors, "
@@ -26,12 +29,31 @@ COLUMNS = (
 )
 
 
+SortOrder = Literal["added", "title", "status", "time", "updated"]
+SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
+SORT_SQL: dict[str, str] = {
+    "added": "added_at DESC, rowid DESC",
+    "title": "title COLLATE NOCASE, paper_id",
+    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
+    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
+    "updated": "updated_at DESC, paper_id",
+}
+FIND = (
+    f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
+    " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
+    " ORDER BY added_at, paper_id"
+)
+ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
+
+
 class ReadingListError(RuntimeError):
     """The reading list cannot be used as asked; ``kind`` says why, the message says how."""
 
-    def __init__(self, message: str, kind: ErrorKind = "io") -> None:
+    def __init__(self, message: str, kind: ErrorKind = "io", reason: str = "") -> None:
         super().__init__(message)
         self.kind: ErrorKind = kind
+        self.reason = reason or message
+        """The cause in a few words (``read-only``, ``disk full``...)."""
 
 
 def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
@@ -55,10 +77,11 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
         return ReadingListError(
             f"cannot {doing} {path}: the file or its folder is read-only; nothing was changed",
             "readonly",
+            "the file or its folder is read-only",
         )
     if "full" in low:
         return ReadingListError(
-            f"cannot {doing} {path}: the disk is full; nothing was changed", "full"
+            f"cannot {doing} {path}: the disk is full; nothing was changed", "full", "disk full"
         )
     if doing == "write":
         return ReadingListError(f"cannot write {path} ({text}); nothing was changed", "write")
@@ -80,14 +103,47 @@ def check_header(path: Path) -> None:
         )
 
 
-def open_database(path: Path, timeout: float) -> sqlite3.Connection:
+def open_database(path: Path, timeout: float) -> tuple[sqlite3.Connection, str | None]:
     """Connect to ``path`` in WAL mode, check it and bring its schema up to date.
 
-    Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``locked``, ``io``).
+    The file is first identified read-only (:mod:`~index_builder.readinglist.identify`):
+    another program's database is refused untouched. When the file can be read but not
+    written (read-only file or folder, full disk), it is opened read-only and the second
+    value says so. Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``foreign``,
+    ``locked``, ``readonly``, ``io``...).
     """
     if path.is_dir():
         raise ReadingListError(f"{path} is a folder, not a reading list", "io")
     check_header(path)
+    try:
+        kind = identify(path, timeout, SCHEMA_VERSION)
+    except ForeignDatabase as exc:
+        raise ReadingListError(
+            f"{path} is not a PaperScope reading list ({exc}); it was left untouched: "
+            "move it away or set PAPERSCOPE_HOME",
+            "foreign",
+        ) from exc
+    except sqlite3.Error as exc:
+        raise translate(exc, path, "open") from exc
+    if kind == "newer":
+        raise ReadingListError(
+            f"{path} was written by a newer PaperScope (its schema is newer than "
+            f"{SCHEMA_VERSION}, the one this version knows); it was left untouched",
+            "newer",
+        )
+    try:
+        return _open_writable(path, timeout, kind), None
+    except ReadingListError as exc:
+        if kind not in ("ours", "unmarked") or exc.kind not in ("readonly", "full", "io"):
+            raise
+        conn = _open_read_only(path, timeout, exc)
+        writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+        reason = exc.reason if writable else "the file or its folder is read-only"
+        return conn, f"{path} can only be read ({reason}): changes cannot be saved"
+
+
+def _open_writable(path: Path, timeout: float, kind: str) -> sqlite3.Connection:
+    """A read-write connection, checked, in WAL mode, marked and migrated."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
@@ -95,23 +151,13 @@ def open_database(path: Path, timeout: float) -> sqlite3.Connection:
         raise translate(exc, path, "open") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        row = conn.execute("PRAGMA quick_check").fetchone()
-        if row is None or row[0] != "ok":
-            raise ReadingListError(
-                f"{path} is damaged ({row[0] if row else 'no answer'})", "corrupt"
-            )
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ReadingListError(
-                f"{path} was written by a newer PaperScope (schema {version}, "
-                f"this one knows {SCHEMA_VERSION}); it was left untouched",
-                "newer",
-            )
-        # Only now: switching to WAL rewrites the header of a file we must not touch.
+        _quick_check(conn, path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # a committed bookmark survives power loss too
-        if version < SCHEMA_VERSION:
+        if kind in ("new", "prototype"):
             migrate(conn)
+        elif kind == "unmarked":  # a list written before the application id existed
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     except (sqlite3.Error, ReadingListError) as exc:
         conn.close()
         if isinstance(exc, ReadingListError):
@@ -120,18 +166,21 @@ def open_database(path: Path, timeout: float) -> sqlite3.Connection:
     return conn
 
 
-def migrate(conn: sqlite3.Connection) -> None:
-    """Run every migration from the file's version to :data:`SCHEMA_VERSION` in one transaction."""
-    conn.execute("BEGIN IMMEDIATE")
+def _open_read_only(path: Path, timeout: float, why: ReadingListError) -> sqlite3.Connection:
+    """A read-only connection to a list that cannot be written; ``why`` if not even that."""
     try:
-        current = conn.execute("PRAGMA user_version").fetchone()[0]
-        for target in range(current + 1, SCHEMA_VERSION + 1):
-            MIGRATIONS[target](conn)
-            conn.execute(f"PRAGMA user_version = {target}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+        conn = connect_read_only(path, timeout)
+        _quick_check(conn, path)
+    except sqlite3.Error as exc:
+        raise why from exc
+    return conn
+
+
+def _quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise a ``corrupt`` error unless SQLite's quick check passes."""
+    row = conn.execute("PRAGMA quick_check").fetchone()
+    if row is None or row[0] != "ok":
+        raise ReadingListError(f"{path} is damaged ({row[0] if row else 'no answer'})", "corrupt")
 
 
 def quarantine(path: Path, *, now: datetime | None = None) -> Path:
@@ -227,50 +276,3 @@ def delete_bookmark(conn: sqlite3.Connection, paper_id: str) -> None:
     """Delete the bookmark stored under ``paper_id`` and its aliases."""
     conn.execute("DELETE FROM bookmarks WHERE paper_id = ?", (paper_id,))
     conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (paper_id,))
-
-
-_V1_TABLE = """
-CREATE TABLE bookmarks (
-    paper_id       TEXT PRIMARY KEY NOT NULL,
-    aliases        TEXT NOT NULL DEFAULT '[]',
-    added_at       TEXT NOT NULL,
-    updated_at     TEXT NOT NULL,
-    status         TEXT NOT NULL DEFAULT 'to-read'
-                   CHECK (status IN ('to-read', 'reading', 'read')),
-    note           TEXT NOT NULL DEFAULT '',
-    title          TEXT NOT NULL DEFAULT '',
-    authors        TEXT NOT NULL DEFAULT '[]',
-    url            TEXT NOT NULL DEFAULT '',
-    openreview_url TEXT NOT NULL DEFAULT '',
-    session        TEXT NOT NULL DEFAULT '',
-    starts_at      TEXT NOT NULL DEFAULT '',
-    ends_at        TEXT NOT NULL DEFAULT '',
-    title_derived  INTEGER NOT NULL DEFAULT 0
-)
-"""
-
-
-def _to_v1(conn: sqlite3.Connection) -> None:
-    """Create the v1 table; carry over the rows of a v0 prototype ``bookmarks`` table."""
-    legacy = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bookmarks'"
-    ).fetchone()
-    if legacy:
-        conn.execute("ALTER TABLE bookmarks RENAME TO bookmarks_v0")
-    conn.execute(_V1_TABLE)
-    conn.execute("CREATE INDEX bookmarks_status ON bookmarks (status)")
-    # The aliases column is the record; this table makes "find by alias" an index lookup.
-    conn.execute(
-        "CREATE TABLE bookmark_aliases (alias TEXT PRIMARY KEY NOT NULL, paper_id TEXT NOT NULL)"
-    )
-    conn.execute("CREATE INDEX bookmark_aliases_paper ON bookmark_aliases (paper_id)")
-    if legacy:
-        conn.execute(
-            "INSERT OR IGNORE INTO bookmarks (paper_id, added_at, updated_at) "
-            "SELECT paper_id, added_at, added_at FROM bookmarks_v0 WHERE paper_id IS NOT NULL"
-        )
-        conn.execute("DROP TABLE bookmarks_v0")
-
-
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1}
-"""``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

@@ -18,6 +18,7 @@ from typing import Any
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark, now_iso
 from index_builder.readinglist.ics import to_ics
+from index_builder.text.safe import safe
 
 Lookup = Callable[[str], Paper | None]
 FORMATS = ("bibtex", "markdown", "csv", "json", "ics")
@@ -63,12 +64,13 @@ def to_bibtex(
     papers = [paper_of(bm, lookup) or bm.to_paper() for bm in bookmarks]
     known = {p.id for p in all_papers}
     keys = CitationKeys([*all_papers, *(p for p in papers if p.id not in known)])
-    return "\n".join(cite(p, "bibtex", keys.key(p.id)).rstrip("\n") + "\n" for p in papers)
+    text = "\n".join(cite(p, "bibtex", keys.key(p.id)).rstrip("\n") + "\n" for p in papers)
+    return safe(text)  # no escape sequence reaches a terminal that shows the file
 
 
 def _md(text: str) -> str:
     """Text safe inside a Markdown list item or link label."""
-    text = " ".join(text.split())
+    text = " ".join(safe(text).split())
     for char in "\\`*_[]<>#|":
         text = text.replace(char, "\\" + char)
     return text
@@ -85,7 +87,7 @@ def to_markdown(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> 
         lines += [f"## {_STATUS_HEADINGS[status]} ({len(group)})", ""]
         for bm in group:
             title = _md(bm.title or bm.paper_id)
-            link = bm.openreview_url or bm.url
+            link = safe(bm.openreview_url or bm.url).replace(">", "%3E")
             label = f"[{title}](<{link}>)" if link.startswith(("http://", "https://")) else title
             if bm.title_derived:
                 label += " (title derived from the abstract)"
@@ -104,7 +106,8 @@ def neutralise_cell(cell: str) -> str:
 
 
 def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
-    """UTF-8 CSV with a header row; formula-like cells neutralised."""
+    """UTF-8 CSV with a header row; escape sequences and controls removed, formula-like
+    cells neutralised."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
@@ -114,7 +117,7 @@ def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
             bm.updated_at, bm.note, bm.session, bm.starts_at, bm.ends_at, bm.url,
             bm.openreview_url,
         ]  # fmt: skip
-        writer.writerow([neutralise_cell(cell) for cell in row])
+        writer.writerow([neutralise_cell(safe(cell)) for cell in row])
     return buffer.getvalue()
 
 
@@ -140,6 +143,8 @@ def read_json(text: str) -> list[Bookmark]:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg} at line {exc.lineno})") from exc
+    except RecursionError as exc:
+        raise ValueError("not a reading-list export (nested too deeply)") from exc
     if isinstance(data, dict):
         if data.get("format") != JSON_FORMAT:
             raise ValueError("not a PaperScope reading-list export (no 'format' field)")

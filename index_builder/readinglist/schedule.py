@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from index_builder.readinglist.bookmark import Bookmark
+
+_FIRST_YEAR, _LAST_YEAR = 1900, 2999
+"""Session times outside these years are treated as unknown."""
 
 
 def parse_time(value: str) -> datetime | None:
@@ -22,9 +25,15 @@ def parse_time(value: str) -> datetime | None:
         return None
     try:
         stamp = datetime.fromisoformat(value.strip())
-    except ValueError:
+        if stamp.tzinfo is None:
+            return None
+        # Year 1 or 9999 overflow when moved to UTC; year 5 would be written "5..." in
+        # a calendar: a time outside any plausible conference is unknown, not a crash.
+        if not _FIRST_YEAR <= stamp.astimezone(UTC).year <= _LAST_YEAR:
+            return None
+    except (ValueError, OverflowError):
         return None
-    return stamp if stamp.tzinfo is not None else None
+    return stamp
 
 
 @dataclass(frozen=True, slots=True)

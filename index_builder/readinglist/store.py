@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import (
@@ -25,14 +24,18 @@ from index_builder.readinglist.bookmark import (
     check_status,
     merge_bookmarks,
     merge_notes,
+    merge_twins,
     now_iso,
 )
 from index_builder.readinglist.database import (
+    ALL_IDS,
     COLUMNS,
-    MIGRATIONS,
-    SCHEMA_VERSION,
+    FIND,
+    SORT_ORDERS,
+    SORT_SQL,
     ErrorKind,
     ReadingListError,
+    SortOrder,
     delete_bookmark,
     open_database,
     put_bookmark,
@@ -40,6 +43,7 @@ from index_builder.readinglist.database import (
     row_to_bookmark,
     translate,
 )
+from index_builder.readinglist.migrations import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
     "MIGRATIONS",
@@ -54,22 +58,6 @@ __all__ = [
     "merge_notes",
     "quarantine",
 ]
-
-SortOrder = Literal["added", "title", "status", "time", "updated"]
-SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
-_SORT_SQL: dict[str, str] = {
-    "added": "added_at DESC, rowid DESC",
-    "title": "title COLLATE NOCASE, paper_id",
-    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
-    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
-    "updated": "updated_at DESC, paper_id",
-}
-_FIND = (
-    f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
-    " SELECT paper_id FROM bookmark_aliases WHERE alias IN (SELECT value FROM json_each(?)))"
-    " ORDER BY paper_id LIMIT 1"
-)
-_ALL_IDS = "SELECT paper_id FROM bookmarks UNION SELECT alias FROM bookmark_aliases"
 
 
 class ReadingList:
@@ -86,11 +74,14 @@ class ReadingList:
         self._lock = threading.RLock()
         self._ids: frozenset[str] | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
-        self._conn = open_database(self.path, timeout)
+        self._conn, self.read_only = open_database(self.path, timeout)
+        """``read_only``: None, or why the list can only be read (writes raise ``readonly``)."""
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """Run a write in ``BEGIN IMMEDIATE``; commit on success, roll back on any error."""
+        if self.read_only:
+            raise ReadingListError(f"nothing was changed: {self.read_only}", "readonly")
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
@@ -114,22 +105,34 @@ class ReadingList:
             except sqlite3.Error as exc:
                 raise translate(exc, self.path, "read") from exc
 
-    def _find(self, conn: sqlite3.Connection, keys: Iterable[str]) -> Bookmark | None:
+    def _find(
+        self, conn: sqlite3.Connection, keys: Iterable[str], prefer: Sequence[str] = ()
+    ) -> Bookmark | None:
+        """The one bookmark answering to ``keys``; twins are merged into it first (in the
+        caller's transaction), so that no write ever picks one of them at random."""
         wanted = json.dumps(sorted({k for k in keys if k}))
-        row = conn.execute(_FIND, (wanted, wanted)).fetchone()
-        return None if row is None else row_to_bookmark(row)
+        found = [row_to_bookmark(r) for r in conn.execute(FIND, (wanted, wanted)).fetchall()]
+        if len(found) < 2:
+            return found[0] if found else None
+        merged = merge_twins(found, tuple(prefer))
+        for twin in found:
+            delete_bookmark(conn, twin.paper_id)
+        put_bookmark(conn, merged)
+        return merged
+
+    def _view(self, keys: Iterable[str], prefer: Sequence[str]) -> Bookmark | None:
+        """What :meth:`_find` would return, without writing (twins merged in memory)."""
+        wanted = json.dumps(sorted({k for k in keys if k}))
+        found = [row_to_bookmark(r) for r in self._read(FIND, (wanted, wanted))]
+        return merge_twins(found, tuple(prefer)) if found else None
 
     def get(self, id_or_alias: str) -> Bookmark | None:
         """The bookmark stored under ``id_or_alias`` or having it as an alias."""
-        wanted = json.dumps([id_or_alias])
-        rows = self._read(_FIND, (wanted, wanted))
-        return row_to_bookmark(rows[0]) if rows else None
+        return self._view([id_or_alias], [id_or_alias])
 
     def find(self, paper: Paper) -> Bookmark | None:
         """The bookmark of ``paper``, matched by its id or any alias on either side."""
-        wanted = json.dumps(sorted({paper.id, *paper.aliases}))
-        rows = self._read(_FIND, (wanted, wanted))
-        return row_to_bookmark(rows[0]) if rows else None
+        return self._view([paper.id, *paper.aliases], [paper.id])
 
     def is_bookmarked(self, id_or_alias: str) -> bool:
         """True when ``id_or_alias`` is on the list (as an id or an alias)."""
@@ -144,14 +147,14 @@ class ReadingList:
                 raise translate(exc, self.path, "read") from exc
             version = (data_version, self._conn.total_changes)
             if self._ids is None or version != self._ids_version:
-                rows = self._read(_ALL_IDS)
+                rows = self._read(ALL_IDS)
                 self._ids, self._ids_version = frozenset(r[0] for r in rows), version
             return self._ids
 
     def add(self, paper: Paper) -> bool:
         """Bookmark ``paper``; False (and its copy refreshed) when it already was."""
         with self.transaction() as conn:
-            old = self._find(conn, [paper.id, *paper.aliases])
+            old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
             if old is None:
                 put_bookmark(conn, Bookmark.from_paper(paper))
                 return True
@@ -165,7 +168,7 @@ class ReadingList:
         if new.paper_id != old.paper_id:
             delete_bookmark(conn, old.paper_id)
             # The paper may also have a bookmark under its new id: keep one, losing nothing.
-            twin = self._find(conn, [new.paper_id])
+            twin = self._find(conn, [new.paper_id], [new.paper_id])
             if twin is not None:
                 new = merge_bookmarks(twin, new)
         put_bookmark(conn, new)
@@ -174,7 +177,7 @@ class ReadingList:
     def remove(self, id_or_alias: str) -> Bookmark | None:
         """Remove the bookmark and return it (for :meth:`restore`), or None if absent."""
         with self.transaction() as conn:
-            old = self._find(conn, [id_or_alias])
+            old = self._find(conn, [id_or_alias], [id_or_alias])
             if old is not None:
                 delete_bookmark(conn, old.paper_id)
             return old
@@ -187,7 +190,7 @@ class ReadingList:
     def toggle(self, paper: Paper) -> bool:
         """Add ``paper`` if absent, else remove it; True when it is now bookmarked."""
         with self.transaction() as conn:
-            old = self._find(conn, [paper.id, *paper.aliases])
+            old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
             if old is None:
                 put_bookmark(conn, Bookmark.from_paper(paper))
                 return True
@@ -196,7 +199,7 @@ class ReadingList:
 
     def _update(self, id_or_alias: str, change: Callable[[Bookmark], Bookmark]) -> Bookmark:
         with self.transaction() as conn:
-            old = self._find(conn, [id_or_alias])
+            old = self._find(conn, [id_or_alias], [id_or_alias])
             if old is None:
                 raise KeyError(id_or_alias)
             new = replace(change(old), updated_at=now_iso())
@@ -208,9 +211,23 @@ class ReadingList:
         checked = check_status(status)
         return self._update(id_or_alias, lambda b: replace(b, status=checked))
 
-    def set_note(self, id_or_alias: str, note: str) -> Bookmark:
-        """Replace the note; ``KeyError`` if not bookmarked."""
-        return self._update(id_or_alias, lambda b: replace(b, note=note))
+    def set_note(self, id_or_alias: str, note: str, *, shown: str | None = None) -> Bookmark:
+        """Replace the note; ``KeyError`` if not bookmarked.
+
+        ``shown`` is the note the user edited (compare-and-set): if the stored note
+        changed meanwhile, nothing is overwritten and the result holds both texts.
+        """
+
+        def change(b: Bookmark) -> Bookmark:
+            if shown is None or b.note.strip() == shown.strip():
+                return replace(b, note=note)
+            return replace(b, note=merge_notes(b.note, note))
+
+        return self._update(id_or_alias, change)
+
+    def version(self) -> int:
+        """A number that changes whenever another connection commits a change to the file."""
+        return int(self._read("PRAGMA data_version")[0][0])
 
     def reconcile(self, papers: Iterable[Paper]) -> int:
         """Re-key bookmarks stored under an alias of a current paper and refresh their copies.
@@ -220,19 +237,21 @@ class ReadingList:
         changed = 0
         with self.transaction() as conn:
             for paper in papers:
-                old = self._find(conn, [paper.id, *paper.aliases])
-                if old is not None and self._rekey(conn, old, paper):
-                    changed += 1
+                before = conn.total_changes
+                old = self._find(conn, [paper.id, *paper.aliases], [paper.id])
+                if old is not None:
+                    self._rekey(conn, old, paper)
+                    changed += conn.total_changes != before
         return changed
 
     def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
         """Every bookmark (only those with ``status`` if given), in the ``sort`` order."""
-        if sort not in _SORT_SQL:
+        if sort not in SORT_SQL:
             raise ValueError(f"unknown sort {sort!r}: use one of {', '.join(SORT_ORDERS)}")
         where, params = "", []
         if status is not None:
             where, params = "WHERE status = ?", [check_status(status)]
-        sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {_SORT_SQL[sort]}"
+        sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {SORT_SQL[sort]}"
         rows = self._read(sql, params)
         return [row_to_bookmark(r) for r in rows]
 
@@ -248,7 +267,7 @@ class ReadingList:
         added = updated = 0
         with self.transaction() as conn:
             for theirs in bookmarks:
-                mine = self._find(conn, theirs.ids)
+                mine = self._find(conn, theirs.ids, [theirs.paper_id])
                 if mine is None:
                     stamp = theirs.added_at or theirs.updated_at or now_iso()
                     put_bookmark(

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection
+from dataclasses import replace
 
 from index_builder.model import Hit, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
 from index_builder.search.scoring import FastScorer
-from index_builder.search.store import DAMAGE_ERRORS, DAMAGED_NOTICE, IndexStore
+from index_builder.search.store import DAMAGED_NOTICE, IndexStore
 from index_builder.search.syntax import Node, QuerySyntaxError, last_word_as_prefix, parse
 from index_builder.search.syntax import plain_words as plain_words_query
 from index_builder.search.whoosh_query import QueryBuilder, suggest, weighted_terms
@@ -45,12 +46,30 @@ class SearchIndex(IndexStore):
     ) -> SearchResult:
         """Run ``query``; never raises on syntax (malformed queries are read as plain words)."""
         started = time.perf_counter()
-        fallback = False
+        fallback, reason = False, ""
         node: Node | None
         try:
             node = parse(query) if query.strip() else None
-        except QuerySyntaxError:
-            node, fallback = plain_words_query(query), True
+        except QuerySyntaxError as exc:
+            node, fallback, reason = plain_words_query(query), True, str(exc)
+        result = self._answer(
+            query, node, limit, prefix, sort, bookmarked, facets, fallback, started
+        )
+        return replace(result, fallback_reason=reason) if fallback else result
+
+    def _answer(
+        self,
+        query: str,
+        node: Node | None,
+        limit: int,
+        prefix: bool,
+        sort: SortKey,
+        bookmarked: Collection[str],
+        facets: bool,
+        fallback: bool,
+        started: float,
+    ) -> SearchResult:
+        """Answer a parsed query (or everything when it has no node)."""
         if node is not None and prefix:
             node = last_word_as_prefix(node, query)
         if node is None:
@@ -59,7 +78,7 @@ class SearchIndex(IndexStore):
         try:
             with self._lock:
                 return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
-        except DAMAGE_ERRORS:
+        except Exception:  # any failure of the index is damage: rebuild (DAMAGE_ERRORS & more)
             self._recover()
         with self._lock:
             return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)

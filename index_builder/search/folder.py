@@ -11,6 +11,7 @@ import json
 import os
 import secrets
 import shutil
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +124,30 @@ def sizes_match(folder: Path, recorded: object) -> bool:
         except OSError:
             return False
     return True
+
+
+def file_checksums(folder: Path) -> dict[str, str]:
+    """CRC-32 of every index file in ``folder`` (those :func:`file_sizes` lists).
+
+    Recorded in the marker at build time and checked on opening: damage inside a file
+    (overwritten blocks) keeps its size and may raise nothing, or quietly find nothing.
+    """
+    return {name: _crc32(folder / name) for name in file_sizes(folder)}
+
+
+def checksums_match(folder: Path, recorded: object) -> bool:
+    """True when every file recorded at build time is there with the same content."""
+    if not isinstance(recorded, dict) or not recorded:
+        return False
+    try:
+        return all(_crc32(folder / str(name)) == crc for name, crc in recorded.items())
+    except OSError:
+        return False
+
+
+def _crc32(path: Path) -> str:
+    crc = 0
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            crc = zlib.crc32(block, crc)
+    return f"{crc:08x}"

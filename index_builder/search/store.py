@@ -40,7 +40,9 @@ from index_builder.search.writing import ADDING_SHARE, fast_lengths, report_comm
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
-# What a damaged index raises while being read (not programming errors, which propagate).
+# Errors a damaged index is known to raise; any other error from the index is treated
+# as damage too (engine.search rebuilds on Exception): Whoosh raises plain Exception
+# ("Block tag error") for overwritten posting blocks.
 DAMAGE_ERRORS = (
     OSError,
     EOFError,
@@ -107,6 +109,8 @@ class IndexStore:
         """True when a complete index of these papers, schema and library is on disk."""
         marker = indexfiles.read_marker(self.index_dir)
         if marker is None or any(marker.get(k) != v for k, v in self._expected_marker().items()):
+            return False
+        if "checksums" not in marker:  # built before content checks: rebuilt once, quietly
             return False
         return any(self.index_dir.glob("_MAIN_*.toc"))
 
@@ -184,6 +188,7 @@ class IndexStore:
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         marker["files"] = indexfiles.file_sizes(folder)
+        marker["checksums"] = indexfiles.file_checksums(folder)
         indexfiles.write_marker(folder, marker)
         if progress:
             progress(total, total)
@@ -202,6 +207,8 @@ class IndexStore:
                     raise ValueError("the build marker disagrees with the index")
                 if not indexfiles.sizes_match(self.index_dir, marker.get("files")):
                     raise ValueError("index files changed since the build")
+                if not indexfiles.checksums_match(self.index_dir, marker.get("checksums")):
+                    raise ValueError("index file contents changed since the build")
                 self._vocab = Vocabulary.load(self.index_dir)
                 self._forms = StemForms(self._vocab.sorted, stem)
             except BaseException:
@@ -280,7 +287,8 @@ class IndexStore:
         return {
             "path": str(self.index_dir),
             "exists": self.index_dir.is_dir() and any(self.index_dir.glob("_MAIN_*.toc")),
-            "fresh": self.is_fresh(),
+            "fresh": self.is_fresh()
+            and indexfiles.checksums_match(self.index_dir, marker.get("checksums")),
             "doc_count": marker.get("doc_count"),
             "built_at": marker.get("built_at"),
             "size_bytes": indexfiles.folder_size(self.index_dir),

@@ -47,7 +47,7 @@ FILTER_VALUES = {
     "has": {"abstract", "code"},
 }
 MAX_DEPTH = 24
-MAX_LEAVES = 48
+MAX_LEAVES = 128
 MAX_FALLBACK_WORDS = 32
 
 WordKind = Literal["plain", "prefix", "fuzzy"]
@@ -170,7 +170,7 @@ def _make_word(field: str | None, text: str, start: int) -> Word:
 
 class _Parser:
     def __init__(self, query: str) -> None:
-        self.tokens = _lex(query)
+        self.tokens = _without_stray_closers(_lex(query))
         self.i = 0
         self.depth = 0
         self.leaves = 0
@@ -256,6 +256,22 @@ def with_field(node: Node, field: str) -> Node:
 def parse(query: str) -> Node:
     """Parse ``query``; raise :class:`QuerySyntaxError` when it is malformed."""
     return _Parser(query).parse()
+
+
+def _without_stray_closers(
+    tokens: list[tuple[str, object, int, int]],
+) -> list[tuple[str, object, int, int]]:
+    """The tokens without a ``)`` that closes nothing (``diffusion OR transformer)``)."""
+    depth, kept = 0, []
+    for tok in tokens:
+        if tok[0] == "(":
+            depth += 1
+        elif tok[0] == ")":
+            if depth == 0:
+                continue
+            depth -= 1
+        kept.append(tok)
+    return kept
 
 
 def plain_words(query: str) -> Node | None:

@@ -14,6 +14,9 @@ __all__ = ["fold", "safe"]
 _ESCAPE_SEQ = re.compile(
     r"[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC strings
     r"|[\x9d\x90\x98\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # their 8-bit forms
+    # Unterminated (the ``ESC \`` lost, e.g. to LaTeX rendering): the payload goes too,
+    # up to the next space, so "0;title" is not left visible.
+    r"|(?:[\x1b][\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\s]*"
     r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI
     r"|\x1b[ -/]*[0-~]",  # other escapes (charset selection, ESC c, ...)
     re.S,

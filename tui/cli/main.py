@@ -13,6 +13,7 @@ paperscope --version
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 
@@ -76,6 +77,10 @@ def make_context(args: argparse.Namespace) -> Context:
 
 def run(argv: list[str]) -> int:
     """Run the command line; returns the exit status and never lets a traceback out."""
+    for stream in (sys.stdout, sys.stderr):
+        # An ASCII-only (or other narrow) terminal gets "?" for what it cannot show.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     args = parse(argv)
     try:
         ctx = make_context(args)

@@ -15,6 +15,7 @@ locked or unwritable list, a bad import file), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,7 @@ from index_builder.readinglist.store import (
     ReadingListError,
     open_or_recover,
 )
+from index_builder.sources.files import read_regular_file
 from tui.cli.common import add_subparser
 from tui.cli.output import dumps, echo, error
 from tui.context import Context
@@ -57,7 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("text", nargs="+", metavar="TEXT")
     p = actions.add_parser("export", help="export the bookmarks (to stdout without -o)")
     p.add_argument("--format", choices=FORMATS, required=True)
-    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write FILE atomically")
+    p.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write FILE atomically ('-': stdout)"
+    )
     p = actions.add_parser("import", help="merge a JSON export into the list")
     p.add_argument("file", type=Path, metavar="FILE")
 
@@ -67,6 +71,8 @@ def open_list(ctx: Context) -> ReadingList:
     store, notice = open_or_recover(ctx.paths.reading_list)
     if notice:
         error(notice)
+    if store.read_only:
+        error(f"reading list: {store.read_only}")
     return store
 
 
@@ -88,8 +94,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def resolve(ctx: Context, store: ReadingList, key: str) -> tuple[Paper | None, Bookmark | None]:
-    """The catalogue's paper and the bookmark for an id or alias (either may be None)."""
+    """The catalogue's paper and the bookmark for an id or alias (either may be None).
+
+    Bookmarks stored under several ids of the paper (twins, after a join) are merged
+    into one under the paper's id first, so the action lands on the whole paper.
+    """
     paper = ctx.catalogue().get(key)
+    if paper is not None:
+        # A list that cannot be written: the action itself will say so.
+        with contextlib.suppress(ReadingListError):
+            store.reconcile([paper])
     bookmark = store.find(paper) if paper else store.get(key)
     return paper, bookmark
 
@@ -188,7 +202,7 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     catalogue = ctx.catalogue()
     text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
                   lookup=catalogue.get, all_papers=catalogue.papers)  # fmt: skip
-    if args.output is None:
+    if args.output is None or str(args.output) == "-":
         sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
         return 0
     try:
@@ -210,7 +224,7 @@ def echo_safe(text: str) -> str:
 def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``import FILE``: merge a JSON export (newer status wins, both notes kept)."""
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = read_regular_file(args.file).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         error(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}")
         return 1

@@ -79,6 +79,8 @@ def search_json(result: SearchResult) -> dict[str, Any]:
         "query": result.query,
         "total": result.total,
         "suggestion": result.suggestion,
+        "fallback": result.fallback,
+        "fallback_reason": result.fallback_reason,
         "hits": hits,
     }
 
@@ -100,6 +102,8 @@ def print_hits(result: SearchResult) -> None:
     echo(f"{shown} of {result.total} papers for {result.query!r} ({result.elapsed_ms:.1f} ms)")
     if result.suggestion:
         echo(f"Did you mean: {result.suggestion}")
+    if result.fallback:
+        echo(f"Read as plain words: {result.fallback_reason or 'the query syntax was not valid'}")
 
 
 def author_line(paper: Paper) -> str:
@@ -159,6 +163,7 @@ def cmd_dump(args: argparse.Namespace, ctx: Context) -> int:
             out.write(dumps(paper.to_json()) + "\n")
         return 0
     from index_builder.readinglist.exports import neutralise_cell
+    from index_builder.text.safe import safe
 
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
@@ -169,7 +174,7 @@ def cmd_dump(args: argparse.Namespace, ctx: Context) -> int:
             value = record[name]
             if isinstance(value, list):
                 value = "; ".join(value)
-            row.append(neutralise_cell(str(value)))
+            row.append(neutralise_cell(safe(str(value))))
         writer.writerow(row)
     return 0
 

@@ -90,15 +90,15 @@ def session_times(paper: Paper) -> tuple[str, str] | None:
     try:
         start = datetime.fromisoformat(paper.starts_at)
         end = datetime.fromisoformat(paper.ends_at) if paper.ends_at else None
-    except ValueError:
+        if start.tzinfo is None:
+            return (_span(start, end), "")
+        offset = start.strftime("%z")
+        venue = f"{_span(start, end)} (venue, UTC{offset[:3]}:{offset[3:]})"
+        local_start = start.astimezone()
+        local_end = end.astimezone() if end is not None and end.tzinfo else None
+        local = f"{_span(local_start, local_end)} your time ({local_start.tzname() or 'local'})"
+    except (ValueError, OverflowError):  # year 1 or 9999 moved to another zone: unknown
         return None
-    if start.tzinfo is None:
-        return (_span(start, end), "")
-    offset = start.strftime("%z")
-    venue = f"{_span(start, end)} (venue, UTC{offset[:3]}:{offset[3:]})"
-    local_start = start.astimezone()
-    local_end = end.astimezone() if end is not None and end.tzinfo else None
-    local = f"{_span(local_start, local_end)} your time ({local_start.tzname() or 'local'})"
     return venue, local
 
 

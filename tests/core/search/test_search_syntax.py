@@ -67,7 +67,6 @@ def test_dash_inside_a_word_is_not_negation() -> None:
     [
         '"open',
         "(a",
-        "a)",
         "NOT",
         "a NOT",
         "author:",
@@ -79,12 +78,17 @@ def test_dash_inside_a_word_is_not_negation() -> None:
         "()",
         "is:nonsense",
         "(" * 40 + "a" + ")" * 40,
-        " ".join(["w"] * 60),
+        " ".join(["w"] * 130),
     ],
 )
 def test_malformed(query: str) -> None:
     with pytest.raises(QuerySyntaxError):
         parse(query)
+
+
+def test_a_stray_closing_bracket_is_dropped() -> None:
+    assert parse("a)") == parse("a")
+    assert parse("(a OR b))") == parse("(a OR b)")
 
 
 def test_plain_words_keeps_positions() -> None:

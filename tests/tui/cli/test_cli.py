@@ -50,7 +50,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_search_json_shape(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["search", "proeval", "--json", "--limit", "5"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"query", "total", "suggestion", "hits"}
+    assert set(data) == {"query", "total", "suggestion", "fallback", "fallback_reason", "hits"}
+    assert data["fallback"] is False and data["fallback_reason"] == ""
     assert data["query"] == "proeval"
     assert data["total"] >= 1
     top = data["hits"][0]

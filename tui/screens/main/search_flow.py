@@ -209,5 +209,5 @@ class SearchFlow:
         if self.box.value.strip() and self.searcher is not None and not self.searcher.ready:
             note = "simple filter (index not ready)"
         elif self.result is not None and self.result.fallback:
-            note = "query read as plain words"
+            note = f"query read as plain words ({self.result.fallback_reason or 'bad syntax'})"
         self._screen.query_one(StatusBar).set_note(note)

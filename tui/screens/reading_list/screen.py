@@ -101,6 +101,7 @@ class ReadingListScreen(Screen[str | None]):
         self.bookmarks: list[Bookmark] = []
         self.removed: list[Bookmark] = []
         self.sessions = Sessions(self, store, lookup)
+        self._seen_version: int | None = None
 
     def compose(self) -> ComposeResult:
         """Header line, the list and the sessions view, the note preview, the footer."""
@@ -116,6 +117,16 @@ class ReadingListScreen(Screen[str | None]):
         add_columns(self.table, self.query_one("#rl-sessions", DataTable))
         self.reload()
         self.table.focus()
+        # Another process (a CLI call, a second window) may change the file meanwhile.
+        self.set_interval(1.0, self.check_outside_changes)
+
+    def check_outside_changes(self) -> bool:
+        """Reload when another process committed a change since the last read; True if so."""
+        version = self._try(self.store.version)
+        if version is None or version == self._seen_version:
+            return False
+        self.reload()
+        return True
 
     @property
     def table(self) -> DataTable[Text]:
@@ -127,9 +138,11 @@ class ReadingListScreen(Screen[str | None]):
         table = self.table
         current = keep or self.current_id()
         row = table.cursor_row
+        version = self._try(self.store.version)
         rows = self._try(lambda: self.store.all(status=self.status_filter, sort=self.sort))
         if rows is None:
             return
+        self._seen_version = version
         self.bookmarks = rows
         fill_list(table, rows, self.lookup)
         ids = [b.paper_id for b in self.bookmarks]
@@ -224,24 +237,31 @@ class ReadingListScreen(Screen[str | None]):
 
     def action_cycle_status(self) -> None:
         """to read → reading → read → to read."""
+        self.check_outside_changes()
         bm = self.current()
         new = bm and self._try(lambda: self.store.set_status(bm.paper_id, NEXT_STATUS[bm.status]))
         if new:
             self.show_changed(new)
 
     def action_edit_note(self) -> None:
-        """Edit the note in a dialog."""
-        bm = self.current()
-        if bm is None:
+        """Edit the note in a dialog (the note as stored now; saving never drops a note
+        written elsewhere meanwhile: both are kept)."""
+        self.check_outside_changes()
+        current = self.current()
+        bm = current and self._try(lambda: self.store.get(current.paper_id))
+        if not bm:
             return
 
         def saved(text: str | None) -> None:
-            new = (
-                None if text is None else self._try(lambda: self.store.set_note(bm.paper_id, text))
-            )
+            if text is None:
+                return
+            new = self._try(lambda: self.store.set_note(bm.paper_id, text, shown=bm.note))
             if new:
                 self.show_changed(new)
-                self.notify("Note saved.")
+                if new.note != text.strip() and new.note != text:
+                    self.notify("The note was changed elsewhere meanwhile: both texts were kept.")
+                else:
+                    self.notify("Note saved.")
 
         self.app.push_screen(NoteDialog(safe(bm.title or bm.paper_id), bm.note), saved)
 

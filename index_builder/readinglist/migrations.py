@@ -1,0 +1,78 @@
+"""The reading list's schema versions and the migrations between them.
+
+Each schema version has one migration function in :data:`MIGRATIONS`; :func:`migrate`
+runs them in order inside one transaction, then sets ``PRAGMA user_version`` and the
+application id that marks the file as PaperScope's. Version 0 is a new file, or the
+early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from index_builder.readinglist.identify import APPLICATION_ID
+
+SCHEMA_VERSION = 1
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Run every migration from the file's version to :data:`SCHEMA_VERSION` in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        for target in range(current + 1, SCHEMA_VERSION + 1):
+            MIGRATIONS[target](conn)
+            conn.execute(f"PRAGMA user_version = {target}")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+_V1_TABLE = """
+CREATE TABLE bookmarks (
+    paper_id       TEXT PRIMARY KEY NOT NULL,
+    aliases        TEXT NOT NULL DEFAULT '[]',
+    added_at       TEXT NOT NULL,
+    updated_at     TEXT NOT NULL,
+    status         TEXT NOT NULL DEFAULT 'to-read'
+                   CHECK (status IN ('to-read', 'reading', 'read')),
+    note           TEXT NOT NULL DEFAULT '',
+    title          TEXT NOT NULL DEFAULT '',
+    authors        TEXT NOT NULL DEFAULT '[]',
+    url            TEXT NOT NULL DEFAULT '',
+    openreview_url TEXT NOT NULL DEFAULT '',
+    session        TEXT NOT NULL DEFAULT '',
+    starts_at      TEXT NOT NULL DEFAULT '',
+    ends_at        TEXT NOT NULL DEFAULT '',
+    title_derived  INTEGER NOT NULL DEFAULT 0
+)
+"""
+
+
+def _to_v1(conn: sqlite3.Connection) -> None:
+    """Create the v1 table; carry over the rows of a v0 prototype ``bookmarks`` table."""
+    legacy = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bookmarks'"
+    ).fetchone()
+    if legacy:
+        conn.execute("ALTER TABLE bookmarks RENAME TO bookmarks_v0")
+    conn.execute(_V1_TABLE)
+    conn.execute("CREATE INDEX bookmarks_status ON bookmarks (status)")
+    # The aliases column is the record; this table makes "find by alias" an index lookup.
+    conn.execute(
+        "CREATE TABLE bookmark_aliases (alias TEXT PRIMARY KEY NOT NULL, paper_id TEXT NOT NULL)"
+    )
+    conn.execute("CREATE INDEX bookmark_aliases_paper ON bookmark_aliases (paper_id)")
+    if legacy:
+        conn.execute(
+            "INSERT OR IGNORE INTO bookmarks (paper_id, added_at, updated_at) "
+            "SELECT paper_id, added_at, added_at FROM bookmarks_v0 WHERE paper_id IS NOT NULL"
+        )
+        conn.execute("DROP TABLE bookmarks_v0")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1}
+"""``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

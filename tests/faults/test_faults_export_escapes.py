@@ -1,0 +1,74 @@
+"""Escape sequences in data never reach a terminal through a text export (real processes).
+
+A hostile source puts OSC 52 (clipboard), OSC 0 (pane title, ended by ``ESC \\``), CSI
+colours, BEL and a bidi override into a title, an author and a note. ``reading-list
+export`` (CSV, Markdown, BibTeX) and ``dump --format csv`` piped to another program must
+hold none of them; JSON keeps them, escaped as ``\\uXXXX``. A citation key is built from
+the author's letters, not from the escape sequence's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.faults import paperscope, run
+
+OSC52 = "\x1b]52;c;ZXZpbA==\x07"
+OSC0 = "\x1b]0;pwned\x1b\\"
+TITLE = f"Evil {OSC52}Title{OSC0} \u202eReversed\u202c done"
+AUTHOR = "\x1b[31mred\x1b[0m Evil"
+BAD = ("\x1b", "\x07", "\u202e", "\x9b", "\x9d", "pwned", "ZXZpbA")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A home whose list holds the hostile paper with a hostile note, and the source argv."""
+    source = tmp_path / "evil.json"
+    source.write_text(
+        json.dumps([{"event_id": 88004, "title": TITLE, "authors": [AUTHOR, "Ann Lee"]}])
+    )
+    home = tmp_path / "home"
+    argv = paperscope("--no-bundled", "--source", str(source))
+    for action in (["add", "88004"], ["note", "88004", f"note {OSC52}{OSC0}end"]):
+        done = run(home, [*argv, "reading-list", *action])
+        assert done.returncode == 0, done.stderr
+    return home, argv
+
+
+@pytest.mark.parametrize("fmt", ["csv", "markdown", "bibtex"])
+def test_text_exports_hold_no_escape_sequences(hostile: tuple[Path, list[str]], fmt: str) -> None:
+    home, argv = hostile
+    done = run(home, [*argv, "reading-list", "export", "--format", fmt])  # stdout is a pipe
+    assert done.returncode == 0, done.stderr
+    assert "Title" in done.stdout and "Reversed" in done.stdout
+    for bad in BAD:
+        assert bad not in done.stdout, (fmt, bad)
+
+
+def test_dump_csv_holds_no_escape_sequences(hostile: tuple[Path, list[str]]) -> None:
+    home, argv = hostile
+    done = run(home, [*argv, "dump", "--format", "csv"])
+    assert done.returncode == 0, done.stderr
+    assert "Title" in done.stdout
+    for bad in BAD:
+        assert bad not in done.stdout, bad
+
+
+def test_json_export_keeps_the_text_escaped(hostile: tuple[Path, list[str]]) -> None:
+    home, argv = hostile
+    done = run(home, [*argv, "reading-list", "export", "--format", "json"])
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    assert OSC52 in json.loads(done.stdout)["bookmarks"][0]["title"]  # kept, as \\u001b
+
+
+def test_citation_key_from_an_author_with_an_escape(hostile: tuple[Path, list[str]]) -> None:
+    home, argv = hostile
+    done = run(home, [*argv, "reading-list", "export", "--format", "bibtex"])
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("@inproceedings{")
+    assert "31m" not in first and "0m2026" not in first
+    assert "evil2026" in first
