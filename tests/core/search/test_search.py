@@ -225,12 +225,18 @@ def test_more_like_this(index: SearchIndex) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ['"unbalanced', "(open", "close)", "NOT", "author:", "*", "~", ":::", "a AND", "OR b"],
+    ['"unbalanced', "(open", "NOT", "author:", "*", "~", ":::", "a AND", "OR b"],
 )
 def test_malformed_falls_back_to_plain_words(index: SearchIndex, query: str) -> None:
     result = index.search(query)
     assert isinstance(result, SearchResult)
     assert result.fallback
+
+
+def test_a_stray_closing_bracket_is_ignored_not_a_fallback(index: SearchIndex) -> None:
+    result = index.search("massart)")
+    assert not result.fallback
+    assert result.total == index.search("massart").total > 0
 
 
 def test_fallback_searches_the_words(index: SearchIndex) -> None:
