@@ -50,13 +50,6 @@ QUERIES = [
 ]
 
 
-def _papers_bundled() -> Sequence[Paper]:
-    from index_builder.catalogue.load import load_catalogue
-    from index_builder.paths import bundled_sources
-
-    return load_catalogue(bundled_sources()).papers
-
-
 def _papers_synthetic() -> Sequence[Paper]:
     from tests.benchmarks.corpus import generate
 
@@ -67,7 +60,11 @@ def _papers_synthetic() -> Sequence[Paper]:
 def index(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SearchIndex]:
-    papers = _papers_bundled() if request.param == "bundled" else _papers_synthetic()
+    """The bundled index (shared by the whole run, read only), or a synthetic one of 2,000."""
+    if request.param == "bundled":
+        yield request.getfixturevalue("bundled_index")
+        return
+    papers = _papers_synthetic()
     ix = SearchIndex(tmp_path_factory.mktemp(request.param) / "index", papers, request.param)
     ix.ensure()
     yield ix
