@@ -1,13 +1,25 @@
-"""Fixtures shared by the whole suite: a private PaperScope home per test."""
+"""Fixtures shared by the whole suite: a private home per test, the bundled data built once.
+
+The bundled catalogue cache and index are built once per test run for all xdist workers
+(:mod:`tests.helpers.shared_builds`). ``warm_home`` and ``bundled_index`` are shared and
+read only; a test that writes into a home takes ``warm_home_copy``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from index_builder.paths import HOME_ENV, Paths
+from index_builder.paths import HOME_ENV
+from tests.helpers.shared_builds import build_bundled_home, build_once, copy_home, home_paths
+from tests.helpers.tmux import TmuxServer
+
+if TYPE_CHECKING:
+    from index_builder.catalogue.load import Catalogue
+    from index_builder.search.engine import SearchIndex
 
 
 @pytest.fixture
@@ -20,14 +32,45 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def warm_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A PAPERSCOPE_HOME whose catalogue cache and index are built once per test session.
+    """A PAPERSCOPE_HOME whose catalogue cache and index are built once per test run.
 
-    Tests that only read may share it; pass it via ``monkeypatch.setenv(HOME_ENV, ...)``.
+    Shared by every test of every worker: read it, never write into it (take
+    ``warm_home_copy`` for that). Pass it via ``monkeypatch.setenv(HOME_ENV, ...)`` or
+    build ``Paths`` over its ``cache`` with a config and data folder of the test's own.
     """
-    from tui.context import Context
+    return build_once(tmp_path_factory, "bundled-home", build_bundled_home)
 
-    root = tmp_path_factory.mktemp("warm-home")
-    ctx = Context(paths=Paths(root / "config", root / "data", root / "cache").ensure())
-    ctx.index().ensure()
-    ctx.index().close()
-    return root
+
+@pytest.fixture
+def warm_home_copy(warm_home: Path, tmp_path: Path) -> Path:
+    """A private home holding a copy of the warm catalogue cache and index (to write into)."""
+    return copy_home(warm_home, tmp_path / "home")
+
+
+@pytest.fixture(scope="session")
+def bundled_catalogue(warm_home: Path) -> Catalogue:
+    """The bundled catalogue, loaded from the warm cache."""
+    from index_builder.catalogue.load import load_catalogue
+    from index_builder.paths import bundled_sources
+
+    return load_catalogue(bundled_sources(), cache_dir=home_paths(warm_home).cache_dir)
+
+
+@pytest.fixture(scope="session")
+def bundled_index(warm_home: Path, bundled_catalogue: Catalogue) -> Iterator[SearchIndex]:
+    """The bundled catalogue's index in the warm home, opened (shared: search only)."""
+    from index_builder.search.engine import SearchIndex
+
+    cat = bundled_catalogue
+    index = SearchIndex(home_paths(warm_home).index_dir, cat.papers, cat.fingerprint)
+    assert index.is_fresh(), "the shared bundled index does not match the catalogue"
+    index.ensure()
+    yield index
+    index.close()
+
+
+@pytest.fixture
+def tmux_server() -> Iterator[TmuxServer]:
+    """A tmux server on a socket of this test's own, killed at the end even on failure."""
+    with TmuxServer() as server:
+        yield server

@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
 from index_builder.paths import HOME_ENV, Paths
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import SearchIndex
+from tests.helpers.shared_builds import copy_home
 from tui.context import Context
 
 MASSART = "massart noise"
@@ -33,17 +35,6 @@ def massart_titles(index: SearchIndex) -> list[str]:
     """Titles of the hits for ``massart noise`` that mention Massart."""
     result = index.search(MASSART)
     return [h.paper.title for h in result.hits if "Massart" in h.paper.title]
-
-
-def clone_home(warm_home: Path, dest: Path, *, with_index: bool = True) -> Path:
-    """A private home with a copy of the warm catalogue cache (and index)."""
-    (dest / "cache").mkdir(parents=True)
-    for item in (warm_home / "cache").iterdir():
-        if item.is_file():
-            shutil.copy2(item, dest / "cache" / item.name)
-        elif with_index and item.name == "index":
-            shutil.copytree(item, dest / "cache" / "index")
-    return dest
 
 
 def cli(home: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
@@ -59,22 +50,33 @@ def cli(home: Path, *args: str, timeout: float = 180) -> subprocess.CompletedPro
     )
 
 
-def kill_after(cmd: list[str], seconds: float, env: dict[str, str] | None = None) -> int:
-    """Start ``cmd``, SIGKILL it after ``seconds`` (if still running); return its status."""
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def kill_after(
+    cmd: list[str], seconds: float, env: dict[str, str] | None = None, *, after: str = ""
+) -> int:
+    """Start ``cmd``, SIGKILL it after ``seconds`` (if still running); return its status.
+
+    With ``after``, the seconds count from the line ``after`` on its output (the moment
+    the work starts, whatever the load on the machine made of its start-up).
+    """
+    out = subprocess.PIPE if after else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.DEVNULL, text=True)
+    if after:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == after
     try:
-        proc.wait(timeout=seconds)
+        proc.wait(timeout=seconds)  # the point of these tests: a kill at this moment
     except subprocess.TimeoutExpired:
         os.kill(proc.pid, signal.SIGKILL)
-    return proc.wait(timeout=30)
+    status = proc.wait(timeout=30)
+    if proc.stdout is not None:
+        proc.stdout.close()
+    return status
 
 
 @pytest.fixture(scope="module")
-def bundled(warm_home: Path) -> tuple[tuple[Paper, ...], str]:
+def bundled(bundled_catalogue: Catalogue) -> tuple[tuple[Paper, ...], str]:
     """The bundled catalogue's papers and fingerprint (from the warm cache)."""
-    root = warm_home
-    cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()
-    return cat.papers, cat.fingerprint
+    return bundled_catalogue.papers, bundled_catalogue.fingerprint
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +120,7 @@ def reopen(folder: Path, papers: tuple[Paper, ...], fingerprint: str = "slice") 
 def test_killed_cli_rebuild_leaves_the_old_index_usable(
     warm_home: Path, tmp_path: Path, delay: float
 ) -> None:
-    home = clone_home(warm_home, tmp_path / "home")
+    home = copy_home(warm_home, tmp_path / "home")
     env = {**os.environ, HOME_ENV: str(home)}
     kill_after([sys.executable, "-m", "tui", "index", "--rebuild"], delay, env)
     root = home
@@ -144,7 +146,9 @@ root = Path(warm)
 cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()
 wanted = json.loads(Path(ids_file).read_text())
 by_id = {p.id: p for p in cat.papers}
-SearchIndex(Path(folder), [by_id[i] for i in wanted], "slice").build()
+index = SearchIndex(Path(folder), [by_id[i] for i in wanted], "slice")
+print("building", flush=True)
+index.build()
 print("built", flush=True)
 """
 
@@ -159,10 +163,10 @@ def test_build_killed_at_many_moments_recovers(
     folder = tmp_path / "cache" / "index"
     folder.parent.mkdir(parents=True)
     cmd = [sys.executable, "-c", BUILD_SCRIPT, str(warm_home), str(ids_file), str(folder)]
-    for delay in (0.3, 0.6, 0.9, 1.2, 1.6):
+    for delay in (0.05, 0.5, 1.2):  # seconds into the build (1.6 s of CPU time unloaded)
         if with_old and not folder.exists():
             shutil.copytree(pristine, folder)
-        kill_after(cmd, delay)
+        kill_after(cmd, delay, after="building")
         index = reopen(folder, small)
         index.ensure()
         assert len(massart_titles(index)) == 2, f"killed after {delay} s"
@@ -179,7 +183,7 @@ def test_first_build_killed_then_garbage_cli_still_finds_massart(
     warm_home: Path, tmp_path: Path
 ) -> None:
     """Issue 6, "done when": killed after 2 s, then every index file garbage."""
-    home = clone_home(warm_home, tmp_path / "home", with_index=False)
+    home = copy_home(warm_home, tmp_path / "home", with_index=False)
     env = {**os.environ, HOME_ENV: str(home)}
     kill_after([sys.executable, "-m", "tui", "index"], 2.0, env)
     first = cli(home, "search", "massart", "noise")

@@ -2,11 +2,12 @@
 
 The app runs on a real :class:`~tui.context.Context` whose only sources are the hostile
 files of :mod:`hostile_data` (as ``paperscope --no-bundled --source ...`` would make it);
-the catalogue cache and index are built once per module and copied per test.
+the catalogue cache and index are built once per test run and copied per test.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,7 +19,8 @@ import pytest
 
 from index_builder.paths import Paths
 from tests.helpers.hostile_data import MARKUP, unsafe_chars, write_sources
-from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query
+from tests.helpers.shared_builds import build_once
+from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
 from tui.config import Config
 from tui.context import Context
@@ -26,15 +28,23 @@ from tui.context import Context
 HostileApp = Callable[..., PaperScopeApp]
 
 
-@pytest.fixture(scope="module")
-def hostile_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
-    """The hostile sources and a cache folder holding their catalogue and index."""
-    root = tmp_path_factory.mktemp("hostile-tui")
+def _build_hostile(root: Path) -> None:
     sources = write_sources(root / "sources")
+    (root / "sources.json").write_text(json.dumps([str(p) for p in sources]))
     paths = Paths(root / "config", root / "data", root / "cache").ensure()
     ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
     ctx.index().ensure()
     ctx.index().close()
+
+
+@pytest.fixture(scope="module")
+def hostile_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """The hostile sources and a cache folder holding their catalogue and index.
+
+    Built once per test run for all workers; read only (each test copies the cache).
+    """
+    root = build_once(tmp_path_factory, "hostile-tui", _build_hostile)
+    sources = [Path(p) for p in json.loads((root / "sources.json").read_text())]
     return root / "cache", sources
 
 
@@ -140,7 +150,7 @@ async def test_a_notification_quoting_a_url_shows_it_as_text(
         main(pilot).view.focus()
         await pilot.press("o")
         await settle(pilot)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: bool(opened) and any(opened[0] in t for t in notifications(app)))
         assert len(opened) == 1
         assert any(opened[0] in text for text in notifications(app))
 
@@ -269,7 +279,7 @@ async def test_copying_a_hostile_paper_sends_only_clean_text(
         main(pilot).view.focus()
         await pilot.press("y")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: bool(sent))
     assert sent, "nothing was copied"
     for text in sent:
         assert unsafe_chars(text) == []

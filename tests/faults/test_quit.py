@@ -24,6 +24,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from index_builder.search import folder as indexfiles
+from tests.helpers.tmux import TmuxServer
 
 pytestmark = [
     pytest.mark.tmux,
@@ -38,7 +39,8 @@ class Shell:
     """A bash in a private tmux server (its own socket), 120×36."""
 
     def __init__(self, home: Path) -> None:
-        self.socket = f"paperscope-quit-{os.getpid()}"
+        self.server = TmuxServer()  # paperscope-test-<pid>-<n>: this test's own
+        self.socket = self.server.socket
         self.home = home
 
     def tmux(self, *args: str) -> str:
@@ -71,8 +73,8 @@ class Shell:
         self.tmux("send-keys", "-t", "main", *keys)
 
     def close(self) -> None:
-        """Stop the server (and anything still running in it)."""
-        self.tmux("kill-server")
+        """Stop the server (and anything still running in it) and remove its socket."""
+        self.server.kill()
 
 
 def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
@@ -170,7 +172,7 @@ def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
 
 def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:
     shell.run_app()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the point of the test: Ctrl+C at this moment of the start
     shell.keys("C-c")
     assert wait_for(lambda: exited(shell), 5), shell.screen()
     screen = shell.screen()

@@ -12,8 +12,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,9 @@ from textual.pilot import Pilot
 from index_builder.model import Paper
 from index_builder.paths import HOME_ENV
 from tests.helpers.hostile_data import write_sources
+from tests.helpers.tmux import TmuxServer
 from tests.helpers.tui_helpers import main, ready, settle
+from tests.helpers.waiting import wait_until, wait_until_stable
 from tui.app import PaperScopeApp
 
 SIZES = [(20, 5), (30, 8), (70, 22), (300, 100)]
@@ -112,32 +112,24 @@ async def test_resizes_while_typing(make_app: object, papers: tuple[Paper, ...])
         assert app.is_running
 
 
-TMUX_SOCKET = "paperscope-hardening"
+def pane_size(tmux: TmuxServer, target: str) -> str:
+    """The pane's size as tmux sees it, ``WxH``."""
+    return tmux("display-message", "-p", "-t", target, "#{pane_width}x#{pane_height}").strip()
 
 
-def tmux(*args: str) -> str:
-    """Run a tmux command on the tests' own server; return its output."""
-    done = subprocess.run(
-        ["tmux", "-L", TMUX_SOCKET, *args], capture_output=True, text=True, timeout=30, check=False
-    )
-    return done.stdout
-
-
-def wait_for(predicate: Callable[[], bool], seconds: float = 20) -> bool:
-    """Poll ``predicate`` until it holds or ``seconds`` pass."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
+def settled(tmux: TmuxServer, target: str, size: tuple[int, int]) -> str:
+    """Wait until the pane has ``size`` and its screen stops changing; return the screen."""
+    wanted = f"{size[0]}x{size[1]}"
+    assert wait_until(lambda: pane_size(tmux, target) == wanted), pane_size(tmux, target)
+    return wait_until_stable(lambda: tmux.capture(target))
 
 
 @pytest.mark.tmux
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_real_terminal_in_tmux(tmp_path: Path) -> None:
+def test_real_terminal_in_tmux(tmp_path: Path, tmux_server: TmuxServer) -> None:
     """The real app in tmux at 30×8: hostile data, OSC 52 in an abstract, resizes, soup."""
+    tmux = tmux_server
     sources = write_sources(tmp_path / "sources", huge=False)
     home = tmp_path / "home"
     options = ["--no-bundled", *(x for p in sources for x in ("--source", str(p)))]
@@ -145,34 +137,28 @@ def test_real_terminal_in_tmux(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "tui", *options, "index"], env=env, check=True,
                    capture_output=True, timeout=120)  # fmt: skip
     command = " ".join(shlex.quote(x) for x in [sys.executable, "-m", "tui", *options])
-    session = f"hs{os.getpid()}"
-    tmux("kill-server")
+    session = "app"
     tmux("new-session", "-d", "-s", "keep", "-x", "30", "-y", "8")
     tmux("set-option", "-s", "set-clipboard", "on")
     tmux("set-option", "-g", "remain-on-exit", "on")
     tmux("new-session", "-d", "-s", session, "-x", "30", "-y", "8",
          f"env {HOME_ENV}={shlex.quote(str(home))} TERM=xterm-256color {command}")  # fmt: skip
-    try:
-        assert wait_for(lambda: "zq" in tmux("capture-pane", "-p", "-t", session)), tmux(
-            "capture-pane", "-p", "-t", session
-        )
-        tmux("send-keys", "-t", session, "-l", "zqansi")
-        time.sleep(1.5)
-        for width, height in ((20, 5), (70, 22), (30, 8), (300, 100), (30, 8)):
-            tmux("resize-window", "-t", session, "-x", str(width), "-y", str(height))
-            tmux("send-keys", "-t", session, "-l", SOUP)
-            time.sleep(0.6)
-        tmux("send-keys", "-t", session, "C-u")
-        tmux("send-keys", "-t", session, "-l", "zqansi")
-        time.sleep(1.5)
-        tmux("resize-window", "-t", session, "-x", "70", "-y", "22")
-        time.sleep(1.0)
-        capture = tmux("capture-pane", "-p", "-t", session)
-        (tmp_path / "capture.txt").write_text(capture)
-        print(capture)
-        alive = tmux("list-panes", "-t", session, "-F", "#{pane_dead}").strip()
-        assert alive == "0", capture
-        assert "Traceback" not in capture
-        assert "hacked" not in tmux("list-buffers")  # the abstract's OSC 52 reached nothing
-    finally:
-        tmux("kill-server")
+    assert wait_until(lambda: "zq" in tmux.capture(session)), tmux.capture(session)
+    tmux("send-keys", "-t", session, "-l", "zqansi")
+    assert wait_until(lambda: "zqansi" in tmux.capture(session)), tmux.capture(session)
+    for width, height in ((20, 5), (70, 22), (30, 8), (300, 100), (30, 8)):
+        tmux("resize-window", "-t", session, "-x", str(width), "-y", str(height))
+        tmux("send-keys", "-t", session, "-l", SOUP)
+        settled(tmux, session, (width, height))
+    tmux("send-keys", "-t", session, "C-u")
+    tmux("send-keys", "-t", session, "-l", "zqansi")
+    tmux("resize-window", "-t", session, "-x", "70", "-y", "22")
+    settled(tmux, session, (70, 22))
+    assert wait_until(lambda: "zqansi" in tmux.capture(session)), tmux.capture(session)
+    capture = wait_until_stable(lambda: tmux.capture(session))
+    (tmp_path / "capture.txt").write_text(capture)
+    print(capture)
+    alive = tmux("list-panes", "-t", session, "-F", "#{pane_dead}").strip()
+    assert alive == "0", capture
+    assert "Traceback" not in capture
+    assert "hacked" not in tmux("list-buffers")  # the abstract's OSC 52 reached nothing

@@ -15,6 +15,7 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.paths import Paths
+from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import AppFactory
 from tests.helpers.tui_papers import PaperShelf, sample_papers
 from tui.app import PaperScopeApp
@@ -48,14 +49,19 @@ def tui_papers() -> tuple[Paper, ...]:
 
 @pytest.fixture(scope="session")
 def tui_index_dir(tmp_path_factory: pytest.TempPathFactory, tui_papers: tuple[Paper, ...]) -> Path:
-    """A cache folder whose index of the sample papers is built once per session."""
-    from index_builder.search.engine import SearchIndex
+    """A cache folder whose index of the sample papers is built once per test run.
 
-    cache = tmp_path_factory.mktemp("tui-cache")
-    index = SearchIndex(cache / "index", tui_papers, "tui-tests")
-    index.ensure()
-    index.close()
-    return cache
+    Shared by all workers (:func:`~tests.helpers.shared_builds.build_once`): read only.
+    """
+
+    def build(cache: Path) -> None:
+        from index_builder.search.engine import SearchIndex
+
+        index = SearchIndex(cache / "index", tui_papers, "tui-tests")
+        index.ensure()
+        index.close()
+
+    return build_once(tmp_path_factory, "tui-cache", build)
 
 
 @pytest.fixture

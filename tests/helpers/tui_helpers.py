@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from textual.geometry import Region
@@ -82,6 +83,16 @@ async def type_query(pilot: Pilot[int], text: str, *, keys: bool = False) -> Mai
         screen.box.cursor_position = len(text)
     await settle(pilot)
     return screen
+
+
+async def until(pilot: Pilot[int], predicate: Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Let the app run until ``predicate()`` holds (True) or ``timeout`` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.02)
+    return True
 
 
 def rendered_text(widget: Widget) -> str:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import index_builder.catalogue.merge
-from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
-from index_builder.paths import Paths, bundled_sources
+from index_builder.paths import Paths
 from tests.helpers.tui_helpers import main, rendered_text, settle
 from tui.app import PaperScopeApp
 from tui.config import Config
@@ -39,13 +39,16 @@ class HeldIndex:
 
 @pytest.mark.parametrize("first_frame_wait", [0.0, 10.0], ids=["after-frame", "in-frame"])
 async def test_first_run_shows_titles_then_abstracts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_frame_wait: float
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    first_frame_wait: float,
+    bundled_catalogue: Catalogue,
 ) -> None:
     """The first look shows whether it is ready before the first frame or after it."""
     import tui.screens.main.screen
 
     monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", first_frame_wait)
-    full = load_catalogue(bundled_sources())  # no cache: what the app builds cold
+    full = bundled_catalogue  # what the app builds cold (here from the run's shared cache)
     table = [p for p in full.papers if p.event_id is not None]
     target = next(i for i, p in enumerate(table) if p.abstract and i > 5)
 

@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
-from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
+from textual.app import App
+from textual.command import CommandList, CommandPalette
+
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tests.helpers.tui_papers import HOSTILE_TITLE
 from tui.config import Config, load_config
 from tui.keys import ActionCommands
 from tui.screens.help import HelpScreen
+
+
+def highlighted_command(app: App[object]) -> str:
+    """The command under the palette's cursor, lower case ("" when none or no palette)."""
+    if not isinstance(app.screen, CommandPalette):
+        return ""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return ""
+    return str(commands.get_option_at_index(commands.highlighted).prompt).lower()
 
 
 async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> None:
@@ -82,7 +103,7 @@ async def test_palette_opens_with_ctrl_p_and_runs_a_command(make_app: AppFactory
         await pilot.press("escape", "ctrl+p")
         await pilot.pause()
         await pilot.press(*"sort")
-        await pilot.pause(0.3)
+        assert await until(pilot, lambda: "sort" in highlighted_command(app)), "no sort command"
         await pilot.press("enter")
         await settle(pilot)
         assert main(pilot).sort == "title"

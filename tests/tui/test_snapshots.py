@@ -21,7 +21,8 @@ async def fixed_time(pilot: Pilot[int]) -> None:
     screen.box.cursor_blink = False
     status = screen.status
     status.set_counts(status.shown, status.total, 1.0)
-    await pilot.pause(0.05)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 async def massart(pilot: Pilot[int]) -> None:

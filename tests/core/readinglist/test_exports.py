@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from index_builder.atomic import write_atomic
 from index_builder.model import Paper
 from index_builder.paths import bundled_sources
-from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.bookmark import Bookmark, now_iso, parse_iso
 from index_builder.readinglist.exports import (
     CSV_COLUMNS,
     default_export_path,
@@ -31,6 +30,7 @@ from index_builder.readinglist.exports import (
 from index_builder.readinglist.ics import clean_ics_text, escape_text, event_uid, fold
 from index_builder.readinglist.schedule import clashes, group_sessions
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.waiting import wait_until
 
 NOW = datetime(2026, 12, 2, 19, 30, tzinfo=UTC)
 
@@ -211,7 +211,9 @@ def test_json_round_trip_and_import_merge(tmp_path: Path) -> None:
     with ReadingList(tmp_path / "a.sqlite3") as mine, ReadingList(tmp_path / "b.sqlite3") as other:
         mine.merge(bms)
         mine.set_note("e62850", "desk notes")
-        time.sleep(0.01)  # updated_at has millisecond resolution: make "later" unambiguous
+        # updated_at has millisecond resolution: let the clock pass it, so "later" is unambiguous.
+        stamp = parse_iso(mine.get("e62850").updated_at)  # type: ignore[union-attr]
+        assert wait_until(lambda: parse_iso(now_iso()) > stamp, every=0.001)
         other.add(csv_papers()["e62850"])
         other.set_note("e62850", "from my laptop")
         other.set_status("e62850", "reading")

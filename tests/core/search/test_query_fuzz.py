@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from index_builder.catalogue.load import Catalogue
 from index_builder.model import SearchResult
-from index_builder.paths import HOME_ENV, Paths
+from index_builder.paths import HOME_ENV
 from index_builder.search.engine import SearchIndex
-from tui.context import Context
 
 WATCHDOG_S = 10.0
 SYNTAX = list("\"():*~^-+!?[]{}\\/&|<>=,;.'`")
@@ -37,14 +37,9 @@ slowest: dict[str, Any] = {"ms": 0.0, "query": ""}
 
 
 @pytest.fixture(scope="module")
-def index(warm_home: Path) -> Iterator[SearchIndex]:
-    """The bundled catalogue's index (shared, read only)."""
-    root = warm_home
-    ctx = Context(paths=Paths(root / "config", root / "data", root / "cache"))
-    ix = ctx.index()
-    ix.ensure()
-    yield ix
-    ix.close()
+def index(bundled_index: SearchIndex) -> Iterator[SearchIndex]:
+    """The bundled catalogue's index (shared by the whole run, read only)."""
+    yield bundled_index
     print(f"\nslowest query: {slowest['ms']:.1f} ms for {slowest['query'][:120]!r}")
 
 
@@ -188,13 +183,11 @@ def test_cli_answers_a_3000_character_query(warm_home: Path, as_json: bool) -> N
 
 
 @pytest.fixture(scope="module")
-def searcher(index: SearchIndex, warm_home: Path) -> Any:
+def searcher(index: SearchIndex, bundled_catalogue: Catalogue) -> Any:
     """The TUI's searcher over the bundled catalogue and index."""
     from tui.searching import Searcher
 
-    root = warm_home
-    ctx = Context(paths=Paths(root / "config", root / "data", root / "cache"))
-    return Searcher(ctx.catalogue(), index)
+    return Searcher(bundled_catalogue, index)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

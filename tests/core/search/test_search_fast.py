@@ -8,7 +8,8 @@ highlighter, on the real bundled papers and a synthetic corpus of 2,000 papers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.scoring import FastScorer
 from index_builder.search.syntax import last_word_as_prefix, parse
 from index_builder.search.whoosh_query import QueryBuilder
+from tests.helpers.shared_builds import build_once
 
 QUERIES = [
     ("diffusion", False),
@@ -50,25 +52,30 @@ QUERIES = [
 ]
 
 
-def _papers_bundled() -> Sequence[Paper]:
-    from index_builder.catalogue.load import load_catalogue
-    from index_builder.paths import bundled_sources
-
-    return load_catalogue(bundled_sources()).papers
-
-
-def _papers_synthetic() -> Sequence[Paper]:
+@cache
+def _papers_synthetic() -> tuple[Paper, ...]:
+    """The synthetic corpus of 2,000 papers (generated once per worker)."""
     from tests.benchmarks.corpus import generate
 
-    return generate(2000).papers
+    return tuple(generate(2000).papers)
 
 
 @pytest.fixture(scope="module", params=["bundled", "synthetic-2k"])
 def index(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SearchIndex]:
-    papers = _papers_bundled() if request.param == "bundled" else _papers_synthetic()
-    ix = SearchIndex(tmp_path_factory.mktemp(request.param) / "index", papers, request.param)
+    """The bundled index (shared by the whole run, read only), or a synthetic one of 2,000."""
+    if request.param == "bundled":
+        yield request.getfixturevalue("bundled_index")
+        return
+    papers = _papers_synthetic()
+
+    def build(folder: Path) -> None:
+        SearchIndex(folder / "index", papers, request.param).build()
+
+    folder = build_once(tmp_path_factory, request.param, build)  # shared by the workers
+    ix = SearchIndex(folder / "index", papers, request.param)
+    assert ix.is_fresh()
     ix.ensure()
     yield ix
     ix.close()

@@ -17,6 +17,7 @@ from index_builder.search import folder as indexfiles
 from index_builder.search.engine import DAMAGED_NOTICE, SearchIndex
 from tests.helpers.paths import REPO
 from tests.helpers.search_papers import PAPERS
+from tests.helpers.waiting import wait_until
 
 
 def built(path: Path, fingerprint: str = "fp") -> SearchIndex:
@@ -198,7 +199,7 @@ def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float) -> 
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "start"
-    time.sleep(delay)
+    time.sleep(delay)  # the point of the test: a kill at this moment of the build
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     data = indexfiles.read_marker(path)
@@ -245,7 +246,8 @@ def test_searching_while_the_first_build_runs_does_not_deadlock(tmp_path: Path) 
     results: list[int] = []
     builder = threading.Thread(target=ix.ensure)
     builder.start()
-    time.sleep(0.05)
+    started = lambda: any(tmp_path.glob("index.tmp-*")) or (tmp_path / "index").exists()  # noqa: E731
+    assert wait_until(started, every=0.005), "the build never started"
     searchers = [
         threading.Thread(target=lambda: results.append(ix.search("massart").total))
         for _ in range(3)

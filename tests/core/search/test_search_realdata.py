@@ -3,39 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
+from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
 from index_builder.search.engine import SearchIndex
 from index_builder.search.words import words
-from tests.helpers.search_papers import load_table
-
-
-def bundled_papers() -> Sequence[Paper]:
-    """The real catalogue when its loader exists, else Papers read from the table here."""
-    try:
-        from index_builder.catalogue.load import load_catalogue
-        from index_builder.paths import bundled_sources
-    except ImportError:
-        return load_table()
-    return load_catalogue(bundled_sources()).papers
 
 
 @pytest.fixture(scope="module")
-def papers() -> Sequence[Paper]:
-    return bundled_papers()
+def papers(bundled_catalogue: Catalogue) -> Sequence[Paper]:
+    """The papers of the bundled catalogue."""
+    return bundled_catalogue.papers
 
 
 @pytest.fixture(scope="module")
-def index(
-    tmp_path_factory: pytest.TempPathFactory, papers: Sequence[Paper]
-) -> Iterator[SearchIndex]:
-    ix = SearchIndex(tmp_path_factory.mktemp("real") / "index", papers, "real")
-    ix.ensure()
-    yield ix
-    ix.close()
+def index(bundled_index: SearchIndex) -> SearchIndex:
+    """The bundled index (shared by the whole run, read only)."""
+    return bundled_index
 
 
 def title_words(paper: Paper) -> list[str]:

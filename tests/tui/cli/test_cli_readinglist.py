@@ -268,17 +268,15 @@ def test_locked_list_is_a_clear_error(
         holder.close()
 
 
-@pytest.fixture(scope="module")
-def bundled_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home whose catalogue cache is built once for this module."""
-    root = tmp_path_factory.mktemp("rl-bundled")
-    Context(paths=Paths(root / "config", root / "data", root / "cache").ensure()).catalogue()
-    return root
+@pytest.fixture
+def bundled_home(warm_home: Path) -> Path:
+    """The run's shared home whose bundled catalogue cache is built (read only)."""
+    return warm_home
 
 
 def bundled_ctx(root: Path, tmp_path: Path) -> Context:
-    """The real bundled catalogue (cached in ``root``) with a fresh data dir."""
-    return Context(paths=Paths(root / "config", tmp_path / "data", root / "cache").ensure())
+    """The real bundled catalogue (cached in ``root``) with a fresh config and data dir."""
+    return Context(paths=Paths(tmp_path / "config", tmp_path / "data", root / "cache").ensure())
 
 
 def test_bundled_proeval_by_its_abstract_id(
