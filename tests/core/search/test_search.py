@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.model import SearchResult
+from index_builder.model import SearchResult, SortKey
 from index_builder.search.engine import SearchIndex
 from tests.helpers.search_papers import PAPERS
 
@@ -246,3 +246,14 @@ def test_search_works_in_a_fresh_instance_without_ensure(tmp_path: Path) -> None
         assert ids(ix.search("proeval")) == ["p01"]
     finally:
         ix.close()
+
+
+@pytest.mark.parametrize("sort", ["relevance", "title", "time"])
+@pytest.mark.parametrize("query", ["", "learning"])
+def test_pages_follow_on_to_every_hit(index: SearchIndex, sort: SortKey, query: str) -> None:
+    whole = index.search(query, limit=1000, sort=sort)
+    assert whole.total == len(whole.hits) > 3
+    pages = [index.search(query, limit=2, offset=start, sort=sort) for start in range(0, 1000, 2)]
+    paged = [h.paper.id for page in pages for h in page.hits]
+    assert paged == [h.paper.id for h in whole.hits]
+    assert all(page.total == whole.total for page in pages)

@@ -25,8 +25,8 @@ from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
+from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
-from tui.screens.main.search_flow import SearchFlow
 from tui.searching import PaperSource, Searcher, like_query
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -234,6 +234,12 @@ class MainScreen(Screen[None]):
 
     def on_search_done(self, message: Done) -> None:
         self.flow.done(message)
+
+    def on_result_list_need_more(self, message: ResultList.NeedMore) -> None:
+        self.flow.more(message)
+
+    def on_more_done(self, message: MoreDone) -> None:
+        self.flow.more_done(message)
 
     # -- the paper under the cursor ---------------------------------------------------------
 
