@@ -86,6 +86,25 @@ async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> 
         assert offer.suggestion is None
 
 
+async def test_a_typo_in_the_last_word_is_offered_a_correction(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        offer = screen.query_one(DidYouMean)
+        screen.box.focus()
+        await pilot.press(*"title:")
+        await settle(pilot)
+        assert offer.suggestion is None and not offer.display
+        await pilot.press(*["backspace"] * 6, *"halfspces")
+        await settle(pilot)
+        assert screen.box.value == "halfspces"
+        assert offer.suggestion == "halfspaces"
+        assert "halfspaces" in rendered_text(offer)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert [h.paper.id for h in screen.results.hits] == ["t01"]
+
+
 async def test_tab_without_suggestion_moves_focus(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:

@@ -188,6 +188,22 @@ def test_did_you_mean(index: SearchIndex) -> None:
     assert index.search("zzzzqqq").suggestion is None
 
 
+def test_did_you_mean_for_the_last_word_typed_as_a_prefix(index: SearchIndex) -> None:
+    assert index.search("proevl", prefix=True).suggestion == "proeval"
+    assert index.search("massart noize", prefix=True).suggestion == "massart noise"
+    assert index.search("noize", prefix=True).suggestion == "noise"
+    # The start of a real word is not a typo.
+    assert index.search("mass", prefix=True).suggestion is None
+
+
+@pytest.mark.parametrize("query", ["title:", "author:", "title:*", "tite:", "auther:", "is:"])
+@pytest.mark.parametrize("prefix", [False, True])
+def test_no_suggestion_for_field_names_or_syntax(
+    index: SearchIndex, query: str, prefix: bool
+) -> None:
+    assert index.search(query, prefix=prefix).suggestion is None
+
+
 def test_facets_count_all_matches_and_select_them(index: SearchIndex) -> None:
     result = index.search("learning OR diffusion OR sampling", limit=1, facets=True)
     assert set(result.facets) == {"topic", "kind", "session", "venue"}
