@@ -16,6 +16,9 @@ no join, so every rule here errs towards leaving an abstract on its own.
    that merely sits in the gap is never enough. Before a file's first join and
    after its last, the gap extends as far as the file's pace suggests. Files
    whose strong joins are not in order get no ordered joins.
+3. **Dominant joins** are ordered joins in a gap too wide for that budget (up to
+   :data:`DOMINANT_GAP` rows): the row must be the abstract's best title in the
+   whole table *and* score :data:`DOMINANT_RATIO` times the gap's next best row.
 
 Ids never come from here: the catalogue keeps an abstract's own id as an alias
 of the paper it joins, so a join that appears or disappears moves no bookmark.
@@ -48,6 +51,11 @@ random wrong row passes, before the score and ratio checks below."""
 ORDER_MIN_SCORE = 12.0
 ORDER_RATIO = 1.25
 """An ordered join also needs this score and this lead over the gap's next best row."""
+DOMINANT_RATIO = 2.4
+DOMINANT_GAP = 600
+"""A gap too wide for the budget still yields its row when that row is the abstract's best
+title of the whole table and scores this many times the gap's next best row (a gap of
+up to this many rows: about 3 % of the table, and then only its single best title)."""
 RANK_LIMIT = 60
 """How many best titles are kept per abstract; a row outside them has no rank."""
 EDGE_REACH = 3
@@ -262,9 +270,11 @@ class _Gaps:
             runner_up = scores[1][0] if len(scores) > 1 else 0.0
             rank = 1 + sum(1 for s, _ in ranked if s > score)
             cost = rank * len(gap)
-            if rank > len(ranked) or cost > ORDER_BUDGET:
-                continue
             if score < ORDER_MIN_SCORE or score < ORDER_RATIO * runner_up:
+                continue
+            clear = score >= DOMINANT_RATIO * runner_up
+            dominant = rank == 1 and len(gap) <= DOMINANT_GAP and clear
+            if rank > len(ranked) or (cost > ORDER_BUDGET and not dominant):
                 continue
             if best is None or (cost, -score) < (best[0], best[1]):
                 best = (cost, -score, abstract, Join(row, score, runner_up, "ordered"))

@@ -95,7 +95,7 @@ class Terminal:
 
 
 class StatusSpotter:
-    """Sees the list filled by the status line's count (``6,634 papers``)."""
+    """Sees the list filled by the status line's count (``6,630 papers``)."""
 
     COUNT = re.compile(r"([\d,]+) papers? ·")
 

@@ -34,7 +34,7 @@ def _wrong(joins: dict[int, Join]) -> list[tuple[int, int]]:
 def test_bundled_lists_join_with_full_precision_and_high_recall() -> None:
     joins = matcher().join(event_ids(), bundled_files())
     assert _wrong(joins) == []
-    assert len(joins) >= 65, f"only {len(joins)} of 76 joined"
+    assert len(joins) >= 74, f"only {len(joins)} of 76 joined"
 
 
 def test_each_abstract_stays_unjoined_when_its_row_is_removed() -> None:
