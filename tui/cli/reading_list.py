@@ -181,8 +181,10 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
         print(dumps(records, indent=2))
         return 0
     for bm in items:
-        gone = "" if catalogue.get(bm.paper_id) else "  (no longer in the data)"
-        echo(f"{MARKS[bm.status]} {bm.paper_id}  {bm.title or '(untitled)'}{gone}")
+        paper = catalogue.get(bm.paper_id)
+        gone = "" if paper else "  (no longer in the data)"
+        title = bm.title or (paper.title if paper else "") or "(untitled)"
+        echo(f"{MARKS[bm.status]} {bm.paper_id}  {title}{gone}")
         if bm.note:
             echo("      note: " + bm.note.replace("\n", " / "))
     echo(f"{len(items)} bookmark{'s' if len(items) != 1 else ''}")
@@ -248,6 +250,10 @@ def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     except ValueError as exc:
         error(f"{args.file}: {exc}")
         return 1
+    # A bookmark of a paper in the data takes its title, authors and times from it (an
+    # export made by hand or by another tool may hold only the ids).
+    catalogue = ctx.catalogue()
+    bookmarks = [bm.with_paper(p) if (p := catalogue.get(bm.paper_id)) else bm for bm in bookmarks]
     added, updated = store.merge(bookmarks)
     echo(f"imported {args.file}: {added} new, {updated} updated, {len(store)} on the list")
     return 0

@@ -364,3 +364,20 @@ def test_list_json_names_the_id_as_the_export_does(
     [record] = exported if isinstance(exported, list) else exported["bookmarks"]
     assert "id" not in listed and listed["paper_id"] == record["paper_id"] == "p1"
     assert set(record) <= set(listed)
+
+
+def test_imported_bookmarks_show_a_title(
+    ctx: Context, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ids only for a paper in the data: its title; a paper gone: the stored title."""
+    source = tmp_path / "hand-made.json"
+    source.write_text(
+        json.dumps([{"paper_id": "p1"}, {"paper_id": "gone-1", "title": "A Stored Title"}])
+    )
+    assert rl(ctx, "import", str(source)) == 0
+    capsys.readouterr()
+    assert rl(ctx, "list") == 0
+    out = capsys.readouterr().out
+    assert "(untitled)" not in out
+    assert "p1  ProEval: Proactive Failure Discovery" in out
+    assert "gone-1  A Stored Title  (no longer in the data)" in out
