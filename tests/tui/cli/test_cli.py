@@ -208,3 +208,28 @@ def test_show_lists_the_talk_and_the_poster(
     poster = next(line for line in out.splitlines() if line.startswith("Poster:"))
     assert "Oral 1A" in talk and "18:30" in talk and "(event 71029)" in talk
     assert "Poster Session 2" in poster and "(event 65133)" in poster
+
+
+def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = own_home / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('citation_style = "mla"\n[keymap]\nbookmrk = "x"\nbookmark = "b"\n')
+    assert run(["doctor"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if "config.toml" in line)
+    assert "(2 problems, ignored)" in row and "(ok)" not in row
+    text = "\n".join(lines)
+    assert "citation_style must be one of" in text
+    assert "keymap.bookmrk" in text and "keymap.bookmark" not in text
+    paths = lines[lines.index("Paths") + 1 : lines.index("Paths") + 6]
+    starts = {line.index("/") for line in paths}
+    assert len(starts) == 1, paths
+    index = lines[lines.index("Index") + 1 :]
+    index = index[: index.index("")]
+    assert len({len(line) - len(line[2:].split(None, 1)[1]) for line in index}) == 1, index
+    config.write_text('citation_style = "apa"\n[keymap]\nbookmark = "b"\n')
+    assert run(["doctor"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "config.toml" in line)
+    assert row.endswith("config.toml (ok)")
