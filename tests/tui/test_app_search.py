@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from index_builder.model import Hit, SearchResult
+from index_builder.model import Hit, Paper, SearchResult
+from index_builder.search.facets import sort_key
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
@@ -141,6 +142,26 @@ async def test_sort_cycles_and_shows_in_status(make_app: AppFactory) -> None:
         await pilot.press("s")
         await settle(pilot)
         assert screen.sort == "relevance"
+
+
+async def test_an_empty_query_is_labelled_by_the_order_it_shows(
+    make_app: AppFactory, tui_papers: tuple[Paper, ...]
+) -> None:
+    # A merged catalogue lists its papers by session time, then title (as the merge sorts).
+    app = make_app(papers=tuple(sorted(tui_papers, key=lambda p: sort_key("time", p))))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert screen.sort == "relevance"
+        assert "sort: time" in screen.status.text and "relevance" not in screen.status.text
+        shown = [h.paper.id for h in screen.results.hits]
+        await pilot.press("escape", "s", "s")
+        await settle(pilot)
+        assert screen.sort == "time" and "sort: time" in screen.status.text
+        assert [h.paper.id for h in screen.results.hits] == shown
+        screen = await type_query(pilot, "learning")
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert screen.sort == "relevance" and "sort: relevance" in screen.status.text
 
 
 async def test_facets_toggle_and_choice_adds_filter(make_app: AppFactory) -> None:

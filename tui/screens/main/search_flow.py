@@ -240,6 +240,10 @@ class SearchFlow:
         self._screen.query_one(StatusBar).set_counts(
             len(message.result.hits), message.result.total, message.result.elapsed_ms
         )
+        # With nothing typed there is nothing to rank by: the papers come in the catalogue's
+        # order, by session time (then title), and the status line says so.
+        shown = "time" if not query and self.sort == "relevance" else self.sort
+        self._screen.query_one(StatusBar).set_sort(shown)
         panel = self._facet_panel()
         if panel is not None and panel.shown:
             panel.set_facets(message.result.facets)
