@@ -29,7 +29,7 @@ from index_builder.model import Paper, SourceProblem
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
-CATALOGUE_VERSION = 6
+CATALOGUE_VERSION = 7
 """Bump when the catalogue's rules change in a way the code digest would not show."""
 _CODE_MODULES = (
     "catalogue/load", "catalogue/merge", "catalogue/merge_records", "catalogue/derived_title",

@@ -154,6 +154,16 @@ def event_rows(paper: Paper) -> list[tuple[str, str]]:
     return rows
 
 
+def possibly_rows(paper: Paper, ctx: Context) -> list[tuple[str, str]]:
+    """``Possibly:`` rows naming the table papers an unjoined abstract may be."""
+    out = []
+    for other_id in paper.possibly_same_as:
+        other = ctx.catalogue().get(other_id)
+        title = f"  {other.title}" if other is not None else ""
+        out.append(("Possibly", f"the same paper as {other_id}{title}"))
+    return out
+
+
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope show``."""
     paper = ctx.catalogue().get(args.id)
@@ -177,6 +187,7 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         ("Page", paper.url),
         ("Code", " ".join(paper.code_urls)),
         ("Sources", ", ".join(paper.sources)),
+        *possibly_rows(paper, ctx),
     ]
     for label, value in rows:
         if value:

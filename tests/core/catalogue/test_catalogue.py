@@ -268,3 +268,14 @@ def test_abstracts_with_a_clear_row_in_their_gap_join_it(
     if abstract_id:
         assert cat.get(abstract_id) == paper
     assert sum(p.title_derived for p in cat) <= 2
+
+
+def test_unjoined_abstracts_name_the_row_they_possibly_are() -> None:
+    cat, expected = bundled_catalogue(), truth()
+    possibly = {p.id: p.possibly_same_as for p in cat if p.possibly_same_as}
+    assert possibly, "the two abstracts left unjoined each point at their row"
+    for paper_id, others in possibly.items():
+        paper = cat.get(paper_id)
+        assert paper is not None and paper.title_derived and paper.event_id is None
+        assert [str(expected[paper_id])] == list(others)
+        assert cat.get(others[0]) is not None

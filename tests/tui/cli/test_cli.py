@@ -233,3 +233,20 @@ def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
     assert run(["doctor"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if "config.toml" in line)
     assert row.endswith("config.toml (ok)")
+
+
+def test_show_names_the_paper_an_unjoined_abstract_possibly_is(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["dump"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    unsure = [r for r in records if r["possibly_same_as"]]
+    assert unsure and all(r["title_derived"] for r in unsure)
+    for record in unsure:
+        assert run(["show", record["id"]]) == 0
+        out = capsys.readouterr().out
+        other = record["possibly_same_as"][0]
+        line = next(x for x in out.splitlines() if x.startswith("Possibly:"))
+        assert f"the same paper as {other}" in line
+        assert run(["show", other, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["title"] in line
