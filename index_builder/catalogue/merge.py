@@ -307,5 +307,6 @@ def _abstract_paper(
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=_sources(item.entries),
         aliases=aliases(paper_id, record_ids(records)),
+        possibly_same_as=next((r.possibly_same_as for r in records if r.possibly_same_as), ()),
         **fields,  # type: ignore[arg-type]
     )
