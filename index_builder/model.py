@@ -79,6 +79,9 @@ class Paper:
     event_id: int | None = None
     events: tuple[Event, ...] = ()
     venue: str = ""
+    possibly_same_as: tuple[str, ...] = ()
+    """Ids of table papers this one (an abstract left unjoined) possibly is: the evidence
+    fell short of a join, so both stay, and the paper view and ``show`` say so."""
 
     @property
     def has_abstract(self) -> bool:
@@ -112,7 +115,14 @@ class Paper:
         """Rebuild a paper from :meth:`to_json` output; unknown keys are ignored."""
         names = {f for f in cls.__dataclass_fields__}
         kwargs = {k: v for k, v in data.items() if k in names}
-        for key in ("authors", "institutions", "code_urls", "sources", "aliases"):
+        for key in (
+            "authors",
+            "institutions",
+            "code_urls",
+            "sources",
+            "aliases",
+            "possibly_same_as",
+        ):
             if key in kwargs:
                 kwargs[key] = tuple(kwargs[key])
         if "events" in kwargs:

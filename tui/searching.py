@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 LIKE_PREFIX = "like:"
 LIMIT = 200
-"""Hits asked of the index per query (the status line shows the total)."""
+"""Hits asked of the index per page: the list asks for the next page as the user nears it."""
 SIMILAR = 30
 
 
@@ -71,8 +71,13 @@ class Searcher:
         bookmarked: Collection[str] = (),
         facets: bool = False,
         limit: int = LIMIT,
+        offset: int = 0,
     ) -> SearchResult:
-        """The result for ``query``; never raises on the query's syntax."""
+        """The result for ``query``, its hits ranked ``offset`` to ``offset + limit``.
+
+        Never raises on the query's syntax. Lists that need no index (every paper,
+        ``like:``) come whole whatever the window.
+        """
         text = query.strip()
         start = time.perf_counter()
         if text.lower().startswith(LIKE_PREFIX):
@@ -84,12 +89,18 @@ class Searcher:
                 hits = self.everything(sort)
                 return SearchResult(query, len(hits), hits, None, _since(start), facets=counts)
             return self.index.search(
-                query, limit=limit, prefix=True, sort=sort, bookmarked=bookmarked, facets=facets
+                query,
+                limit=limit,
+                offset=offset,
+                prefix=True,
+                sort=sort,
+                bookmarked=bookmarked,
+                facets=facets,
             )
         if not text:
             hits = self.everything(sort)
             return SearchResult(query, len(hits), hits, elapsed_ms=_since(start))
-        return self.simple_filter(query, sort=sort, limit=limit)
+        return self.simple_filter(query, sort=sort, limit=limit, offset=offset)
 
     def similar(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:
         """Papers like ``paper_id`` (empty until the index is ready or for an unknown id)."""
@@ -113,7 +124,7 @@ class Searcher:
             return cached
 
     def simple_filter(
-        self, query: str, *, sort: SortKey = "relevance", limit: int = LIMIT
+        self, query: str, *, sort: SortKey = "relevance", limit: int = LIMIT, offset: int = 0
     ) -> SearchResult:
         """Papers whose title or authors contain every word of ``query`` (any case)."""
         start = time.perf_counter()
@@ -123,7 +134,8 @@ class Searcher:
         found = [i for i, h in enumerate(hay) if all(w in h for w in words)]
         if sort != "relevance":
             found.sort(key=lambda i: sort_key(sort, papers[i]))
-        hits = tuple(Hit(papers[i], 0.0, _spans(papers[i].title, words)) for i in found[:limit])
+        window = found[offset : offset + limit]
+        hits = tuple(Hit(papers[i], 0.0, _spans(papers[i].title, words)) for i in window)
         return SearchResult(query, len(found), hits, elapsed_ms=_since(start))
 
     def _haystack(self) -> list[str]:

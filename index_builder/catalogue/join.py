@@ -16,6 +16,9 @@ no join, so every rule here errs towards leaving an abstract on its own.
    that merely sits in the gap is never enough. Before a file's first join and
    after its last, the gap extends as far as the file's pace suggests. Files
    whose strong joins are not in order get no ordered joins.
+3. **Dominant joins** are ordered joins in a gap too wide for that budget (up to
+   :data:`DOMINANT_GAP` rows): the row must be the abstract's best title in the
+   whole table *and* score :data:`DOMINANT_RATIO` times the gap's next best row.
 
 Ids never come from here: the catalogue keeps an abstract's own id as an alias
 of the paper it joins, so a join that appears or disappears moves no bookmark.
@@ -48,6 +51,17 @@ random wrong row passes, before the score and ratio checks below."""
 ORDER_MIN_SCORE = 12.0
 ORDER_RATIO = 1.25
 """An ordered join also needs this score and this lead over the gap's next best row."""
+DOMINANT_RATIO = 2.4
+DOMINANT_GAP = 600
+"""A gap too wide for the budget still yields its row when that row is the abstract's best
+title of the whole table and scores this many times the gap's next best row (a gap of
+up to this many rows: about 3 % of the table, and then only its single best title)."""
+POSSIBLE_MIN_SCORE = 4.0
+POSSIBLE_RATIO = 15.0
+"""An abstract left unjoined whose ordered gap holds one row scoring at least this and this
+many times the gap's next row is *possibly* that row: shown as such, never joined. (With
+each bundled abstract's own row removed, the best wrong row of a gap led by at most 10.7x;
+the two bundled abstracts left unjoined lead by 22x and alone.)"""
 RANK_LIMIT = 60
 """How many best titles are kept per abstract; a row outside them has no rank."""
 EDGE_REACH = 3
@@ -76,6 +90,8 @@ class AbstractMatcher:
         self.index = index
         self.terms = [AbstractTerms.of(text) for text in abstracts]
         self._ranked = [index.ranked(t, RANK_LIMIT + EXCLUDE_SLACK) for t in self.terms]
+        self.possible: dict[int, int] = {}
+        """After :meth:`join`: abstracts left unjoined and the row each is possibly of."""
 
     def candidates(self, abstract: int, exclude: Collection[int] = ()) -> list[tuple[float, int]]:
         """The best titles for one abstract as ``(score, row)``, best first."""
@@ -99,9 +115,14 @@ class AbstractMatcher:
         ranked = [self.candidates(a, exclude) for a in range(len(self.terms))]
         joins = _strong_joins(ranked)
         ordered = [f for f in files if _is_ordered(f, joins, event_ids)]
+        self.possible = {}
         if ordered:
             gaps = _Gaps(self.index, event_ids, self.terms, ranked, set(exclude))
             gaps.fill(ordered, joins)
+            taken = {j.row for j in joins.values()}
+            self.possible = {
+                a: r for a, r in gaps.possible.items() if a not in joins and r not in taken
+            }
         return joins
 
 
@@ -186,6 +207,7 @@ class _Gaps:
         """Remember the data; rows are sorted by event id once."""
         self.index, self.event_ids, self.terms, self.ranked = index, event_ids, terms, ranked
         self.exclude = exclude
+        self.possible: dict[int, int] = {}
         self.by_id = sorted(range(len(event_ids)), key=lambda r: event_ids[r])
         self.sorted_ids = [event_ids[r] for r in self.by_id]
 
@@ -262,9 +284,13 @@ class _Gaps:
             runner_up = scores[1][0] if len(scores) > 1 else 0.0
             rank = 1 + sum(1 for s, _ in ranked if s > score)
             cost = rank * len(gap)
-            if rank > len(ranked) or cost > ORDER_BUDGET:
-                continue
+            clear = score >= DOMINANT_RATIO * runner_up
+            if score >= POSSIBLE_MIN_SCORE and score >= POSSIBLE_RATIO * runner_up:
+                self.possible[abstract] = row
             if score < ORDER_MIN_SCORE or score < ORDER_RATIO * runner_up:
+                continue
+            dominant = rank == 1 and len(gap) <= DOMINANT_GAP and clear
+            if rank > len(ranked) or (cost > ORDER_BUDGET and not dominant):
                 continue
             if best is None or (cost, -score) < (best[0], best[1]):
                 best = (cost, -score, abstract, Join(row, score, runner_up, "ordered"))

@@ -84,7 +84,8 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     certain = certain_joins(
         {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
     )
-    guessed = _join(table, abstracts, files, merge)
+    possible: dict[int, int] = {}
+    guessed = _join(table, abstracts, files, merge, possible)
     rows = set(certain.values())
     matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
     matched.update((a, Join(row, 1.0, 0.0, "strong")) for a, row in certain.items())
@@ -109,7 +110,11 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     for index, item in enumerate(abstracts):
         if index not in joins and index not in merge.folded:
             held = merge.records_of(None, index)
-            papers.append(_abstract_paper(item, used, held, merge.paper_id(item.raw, held)))
+            paper = _abstract_paper(item, used, held, merge.paper_id(item.raw, held))
+            row = possible.get(index)
+            if row is not None and row not in joined:
+                paper = replace(paper, possibly_same_as=(papers[row].id,))
+            papers.append(paper)
     add_title_only(papers, merge, used)
     papers.sort(key=_display_key)
     return tuple(papers)
@@ -184,10 +189,12 @@ def _join(
     abstracts: Sequence[_Abstract],
     files: Sequence[Sequence[int]],
     merge: RecordMerge | None = None,
+    possible: dict[int, int] | None = None,
 ) -> dict[int, Join]:
     """Join abstracts to table entries (indices into ``table``).
 
     Abstracts that only titled records hold join by title alone, so they are not scored.
+    ``possible`` receives the abstracts left unjoined that are possibly a table entry.
     """
     keep = [
         i
@@ -203,6 +210,8 @@ def _join(
     matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
     ordered = [[position[i] for i in file if i in position] for file in files]
     joins = matcher.join([item.row.event_id for item in ours], ordered)
+    if possible is not None:
+        possible.update({keep[n]: at[id(ours[r])] for n, r in matcher.possible.items()})
     return {keep[n]: replace(j, row=at[id(ours[j.row])]) for n, j in joins.items()}
 
 
@@ -298,5 +307,6 @@ def _abstract_paper(
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=_sources(item.entries),
         aliases=aliases(paper_id, record_ids(records)),
+        possibly_same_as=next((r.possibly_same_as for r in records if r.possibly_same_as), ()),
         **fields,  # type: ignore[arg-type]
     )

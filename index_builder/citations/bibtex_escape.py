@@ -46,8 +46,34 @@ _LEAD = re.compile(r"^[^\w]+")
 _TRAIL = re.compile(r"[^\w]+$")
 
 
+_QUOTES = {"\u201c": "``", "\u201d": "''", "\u2018": "`", "\u2019": "'"}
+_CURLY = re.compile("[\u201c\u201d\u2018\u2019]")
+_OPENS_AFTER = frozenset(" \t\n([{-\u2013\u2014/")
+
+
+def curly_quotes(text: str, before: str = " ") -> str:
+    """Straight double quotes turned to curly ones: opening at the start (``before`` is the
+    character preceding ``text``) or after a space or an opening bracket, else closing."""
+    if '"' not in text:
+        return text
+    out = []
+    prev = before
+    for ch in text:
+        if ch == '"':
+            ch = "\u201c" if prev in _OPENS_AFTER else "\u201d"
+        out.append(ch)
+        prev = ch
+    return "".join(out)
+
+
 def escape(text: str) -> str:
-    """``text`` with every BibTeX/LaTeX special character written so that it prints as itself."""
+    """``text`` with every BibTeX/LaTeX special character written so that it prints as itself.
+
+    Quotes become LaTeX's: \u201c and an opening ``"`` give two backquotes, \u201d and a
+    closing ``"`` two apostrophes (a straight ``"`` is an umlaut command in some styles),
+    \u2019 an apostrophe.
+    """
+    text = _CURLY.sub(lambda m: _QUOTES[m.group()], curly_quotes(text))
     return _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text)
 
 
@@ -127,6 +153,8 @@ def _parse(raw: str) -> list[list[_Piece]]:
                 _add_text(words[-1], raw[i + 1])
                 i += 2
                 continue
+        if ch == '"':  # the raw title decides: a word's start opens, elsewhere closes
+            ch = curly_quotes(ch, raw[i - 1] if i else " ")
         _add_text(words[-1], ch)
         i += 1
     return [w for w in words if w]

@@ -39,12 +39,17 @@ class SearchIndex(IndexStore):
         query: str,
         *,
         limit: int = 200,
+        offset: int = 0,
         prefix: bool = False,
         sort: SortKey = "relevance",
         bookmarked: Collection[str] = (),
         facets: bool = False,
     ) -> SearchResult:
-        """Run ``query``; never raises on syntax (malformed queries are read as plain words)."""
+        """Run ``query``; never raises on syntax (malformed queries are read as plain words).
+
+        ``hits`` holds the matches ranked ``offset`` to ``offset + limit``, so a caller can
+        fetch every match a page at a time: the order is total (ties by document number).
+        """
         started = time.perf_counter()
         fallback, reason = False, ""
         node: Node | None
@@ -53,7 +58,7 @@ class SearchIndex(IndexStore):
         except QuerySyntaxError as exc:
             node, fallback, reason = plain_words_query(query), True, str(exc)
         result = self._answer(
-            query, node, limit, prefix, sort, bookmarked, facets, fallback, started
+            query, node, (offset, limit), prefix, sort, bookmarked, facets, fallback, started
         )
         return replace(result, fallback_reason=reason) if fallback else result
 
@@ -61,7 +66,7 @@ class SearchIndex(IndexStore):
         self,
         query: str,
         node: Node | None,
-        limit: int,
+        page: tuple[int, int],
         prefix: bool,
         sort: SortKey,
         bookmarked: Collection[str],
@@ -73,21 +78,22 @@ class SearchIndex(IndexStore):
         if node is not None and prefix:
             node = last_word_as_prefix(node, query)
         if node is None:
-            return self._everything(query, limit, sort, facets, fallback, started)
+            return self._everything(query, page, sort, facets, fallback, started)
+        window = (max(page[0], 0), max(page[1], 0))
         self._ready()
         try:
             with self._lock:
-                return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
+                return self._run(query, node, window, sort, bookmarked, facets, fallback, started)
         except Exception:  # any failure of the index is damage: rebuild (DAMAGE_ERRORS & more)
             self._recover()
         with self._lock:
-            return self._run(query, node, limit, sort, bookmarked, facets, fallback, started)
+            return self._run(query, node, window, sort, bookmarked, facets, fallback, started)
 
     def _run(
         self,
         query: str,
         node: Node,
-        limit: int,
+        window: tuple[int, int],
         sort: SortKey,
         bookmarked: Collection[str],
         facets: bool,
@@ -100,14 +106,16 @@ class SearchIndex(IndexStore):
         builder = QueryBuilder(searcher.reader(), self._vocab, marked)
         built = builder.build(node)
         if built is None:
-            return self._everything(query, limit, sort, facets, fallback, started)
+            return self._everything(query, window, sort, facets, fallback, started)
         # Every match with its score: the total is exact and the top N one heap pass.
         matches = self._scorer.matches(built)
         total = len(matches)
+        offset, limit = window
         if sort == "relevance":
-            scored = FastScorer.top(matches, limit)
+            scored = FastScorer.top(matches, offset + limit)[offset:]
         else:
-            scored = [(d, 0.0) for d in self._ranks.first(sort, matches.keys(), limit)]
+            ranked = self._ranks.first(sort, matches.keys(), offset + limit)
+            scored = [(d, 0.0) for d in ranked[offset:]]
         terms = builder.terms
         terms.surface = self._forms(terms.stems)
         hits = tuple(self._hit(self._doc_paper[d], score, terms) for d, score in scored)
@@ -136,11 +144,18 @@ class SearchIndex(IndexStore):
         )
 
     def _everything(
-        self, query: str, limit: int, sort: SortKey, facets: bool, fallback: bool, started: float
+        self,
+        query: str,
+        window: tuple[int, int],
+        sort: SortKey,
+        facets: bool,
+        fallback: bool,
+        started: float,
     ) -> SearchResult:
         """Every paper, in catalogue order (or ``sort``), with no index needed."""
         order = self._paper_ranks.order(sort)
-        hits = tuple(Hit(self.papers[i]) for i in order[: max(limit, 0)])
+        offset, limit = max(window[0], 0), max(window[1], 0)
+        hits = tuple(Hit(self.papers[i]) for i in order[offset : offset + limit])
         return SearchResult(
             query=query,
             total=len(self.papers),

@@ -202,6 +202,13 @@ class QueryBuilder:
         return parts[0] if len(parts) == 1 else Q.Or(parts)
 
 
+def _starts_a_word(reader: Any, vocab: Vocabulary, prefix: str) -> bool:
+    """True when some indexed word begins with ``prefix``."""
+    if vocab.expand(prefix, 1)[0]:
+        return True
+    return any(next(iter(reader.expand_prefix(f, prefix)), None) for f in LEXICONS)
+
+
 def _closest(reader: Any, vocab: Vocabulary, word: str) -> str | None:
     """The most frequent indexed word nearest to ``word``, or ``None``."""
     maxdist = 2 if len(word) > 4 else 1
@@ -233,13 +240,17 @@ def suggest(
     """
     edits: list[tuple[int, int, str]] = []
     for leaf in positive_leaves(node):
-        if not isinstance(leaf, Word) or leaf.kind != "plain" or leaf.field in NO_SPELLING:
+        if not isinstance(leaf, Word) or leaf.kind not in ("plain", "prefix"):
             continue
+        if leaf.field in NO_SPELLING or ":" in query[leaf.start : leaf.end + 1]:
+            continue  # a field name being typed ("title:") is syntax, not a misspelt word
         found = words(leaf.text)
         if len(found) != 1 or len(found[0]) < 3:
             continue
         if vocab.df(found[0]) or any(reader.doc_frequency(f, found[0]) for f in LEXICONS):
             continue
+        if leaf.kind == "prefix" and _starts_a_word(reader, vocab, found[0]):
+            continue  # the start of a word being typed (search as you type)
         better = _closest(reader, vocab, found[0])
         if better:
             edits.append((leaf.start, leaf.end, better))

@@ -60,6 +60,8 @@ class PaperRecord:
     events: tuple[Event, ...] = ()
     venue: str = ""
     """The conference the file names (a dump's ``venue``), ``""`` when it says none."""
+    possibly_same_as: tuple[str, ...] = ()
+    """As a dump wrote it: the table papers an unjoined abstract possibly is."""
 
     @property
     def source(self) -> str:
@@ -255,4 +257,12 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         ids=_ids(data),
         events=_events(data.get("events")) if title else (),
         venue=_string(data, "venue") if title else "",
+        possibly_same_as=_plain_strings(data.get("possibly_same_as")),
     )
+
+
+def _plain_strings(value: object) -> tuple[str, ...]:
+    """A JSON list's non-empty strings (anything else: none)."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())

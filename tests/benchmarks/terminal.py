@@ -95,9 +95,9 @@ class Terminal:
 
 
 class StatusSpotter:
-    """Sees the list filled by the status line's count (``6,634 of 6,634 papers``)."""
+    """Sees the list filled by the status line's count (``6,630 papers``)."""
 
-    COUNT = re.compile(r"([\d,]+) of ([\d,]+) papers")
+    COUNT = re.compile(r"([\d,]+) papers? ·")
 
     def shows(self, minimum: int = 3) -> Callable[[str], bool]:
         """A screen test: the status line counts at least ``minimum`` papers shown."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from index_builder.model import SortKey
 from index_builder.paths import Paths
 from tests.helpers.tui_helpers import ready, rendered_text, settle, type_query
 from tui.app import PaperScopeApp
@@ -53,3 +54,48 @@ async def test_proeval_first_and_similar(warm_home: Path, tmp_path: Path) -> Non
         await settle(pilot)
         assert screen.box.value.startswith("like:")
         assert len(screen.results.hits) > 3
+
+
+@pytest.mark.parametrize("sort", ["relevance", "title", "time"])
+async def test_every_hit_of_diffusion_is_reachable(
+    warm_home: Path, tmp_path: Path, sort: SortKey
+) -> None:
+    app = real_app(warm_home, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "diffusion")
+        assert screen.searcher is not None and screen.searcher.index is not None
+        every = screen.searcher.index.search("diffusion", limit=10_000, prefix=True, sort=sort)
+        assert every.total > 400  # more than one page of hits
+        while screen.sort != sort:
+            await pilot.press("escape", "s")
+            await settle(pilot)
+        assert f"{every.total} papers" in screen.status.text
+        assert len(screen.results.hits) < every.total  # the list starts with a page
+        await pilot.press("escape", "G")
+        await settle(pilot)
+        await settle(pilot)
+        reached = [h.paper.id for h in screen.results.hits]
+        assert reached == [h.paper.id for h in every.hits]
+        assert screen.results.cursor == every.total - 1
+        assert screen.results.current is not None
+        assert screen.results.current.paper.id == every.hits[-1].paper.id
+        # Paging down from the top also reaches the end.
+        await pilot.press("g")
+        for _ in range(every.total // 10):
+            await pilot.press("pagedown")
+            if screen.results.cursor == every.total - 1:
+                break
+        assert screen.results.cursor == every.total - 1
+
+
+async def test_scrolling_fetches_the_next_page(warm_home: Path, tmp_path: Path) -> None:
+    app = real_app(warm_home, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "diffusion")
+        first = len(screen.results.hits)
+        screen.results.scroll_to(y=(first - 5) * 2, animate=False)
+        await settle(pilot)
+        await settle(pilot)
+        assert len(screen.results.hits) > first

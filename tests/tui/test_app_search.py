@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from index_builder.model import Hit, SearchResult
+from index_builder.model import Hit, Paper, SearchResult
+from index_builder.search.facets import sort_key
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
@@ -16,7 +17,7 @@ async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -
         screen = await ready(pilot)
         assert len(screen.results.hits) == len(screen.searcher.catalogue.papers)  # type: ignore[union-attr]
         assert isinstance(app.focused, SearchBox)
-        assert "46 of 46 papers" in screen.status.text
+        assert "46 papers" in screen.status.text
         assert "index ready" in screen.status.text
         assert screen.view.paper == screen.results.hits[0].paper
 
@@ -30,7 +31,7 @@ async def test_typing_searches_and_highlights(make_app: AppFactory) -> None:
         assert len(titles) == 2
         assert all("Massart" in t for t in titles)
         assert screen.results.hits[0].title_spans, "matched words are highlighted"
-        assert "2 of 2 papers" in screen.status.text
+        assert "2 papers" in screen.status.text
 
 
 async def test_last_word_is_a_prefix(make_app: AppFactory) -> None:
@@ -86,6 +87,25 @@ async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> 
         assert offer.suggestion is None
 
 
+async def test_a_typo_in_the_last_word_is_offered_a_correction(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        offer = screen.query_one(DidYouMean)
+        screen.box.focus()
+        await pilot.press(*"title:")
+        await settle(pilot)
+        assert offer.suggestion is None and not offer.display
+        await pilot.press(*["backspace"] * 6, *"halfspces")
+        await settle(pilot)
+        assert screen.box.value == "halfspces"
+        assert offer.suggestion == "halfspaces"
+        assert "halfspaces" in rendered_text(offer)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert [h.paper.id for h in screen.results.hits] == ["t01"]
+
+
 async def test_tab_without_suggestion_moves_focus(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -124,6 +144,26 @@ async def test_sort_cycles_and_shows_in_status(make_app: AppFactory) -> None:
         assert screen.sort == "relevance"
 
 
+async def test_an_empty_query_is_labelled_by_the_order_it_shows(
+    make_app: AppFactory, tui_papers: tuple[Paper, ...]
+) -> None:
+    # A merged catalogue lists its papers by session time, then title (as the merge sorts).
+    app = make_app(papers=tuple(sorted(tui_papers, key=lambda p: sort_key("time", p))))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert screen.sort == "relevance"
+        assert "sort: time" in screen.status.text and "relevance" not in screen.status.text
+        shown = [h.paper.id for h in screen.results.hits]
+        await pilot.press("escape", "s", "s")
+        await settle(pilot)
+        assert screen.sort == "time" and "sort: time" in screen.status.text
+        assert [h.paper.id for h in screen.results.hits] == shown
+        screen = await type_query(pilot, "learning")
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert screen.sort == "relevance" and "sort: relevance" in screen.status.text
+
+
 async def test_facets_toggle_and_choice_adds_filter(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -154,4 +194,4 @@ async def test_empty_results_say_so(make_app: AppFactory) -> None:
         assert screen.results.hits == ()
         assert "zzzqqqxxx" in screen.results.render_line(0).text
         assert screen.view.paper is None
-        assert "0 of 0 papers" in main(pilot).status.text
+        assert "0 papers" in main(pilot).status.text

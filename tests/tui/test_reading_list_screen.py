@@ -253,3 +253,46 @@ async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Pat
         assert rl_store.all() == before
         await pilot.press("p")
         assert set(table_ids(app)) == {"p1", "p2", "p3"}
+
+
+LONG = Paper(
+    id="p9",
+    title="A Very Long Title " * 8,
+    authors=("Stella Biderman", "Mohammad Aflah Khan", "Niloofar Mireshghallah", "C. Arnett"),
+)
+
+
+@pytest.mark.parametrize("size", [(120, 36), (70, 22)])
+async def test_every_column_shows_on_screen(
+    rl_store: ReadingList, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from tests.helpers.tui_helpers import rendered_text
+
+    rl_store.add(LONG)
+    app = ListApp(rl_store, [*SCREEN_PAPERS, LONG], tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#rl-table", DataTable)
+        lines = rendered_text(table).splitlines()
+        assert "Added" in lines[0]
+        added = rl_store.get("p9")
+        assert added is not None
+        rows = [line for line in lines[1:] if line.strip()]
+        assert len(rows) == 4 and all(added.added_at[:10] in line for line in rows), rows
+
+
+async def test_a_bookmark_added_elsewhere_shows_up(rl_store: ReadingList, tmp_path: Path) -> None:
+    app = ListApp(rl_store, [*SCREEN_PAPERS, LONG], tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert table_ids(app) == ["p3", "p2", "p1"]
+        with ReadingList(rl_store.path) as other:  # another process: its own connection
+            other.add(LONG)
+            other.set_status("p1", "read")
+        for _ in range(300):
+            await pilot.pause(0.02)
+            if table_ids(app)[0] == "p9":
+                break
+        assert table_ids(app) == ["p9", "p3", "p2", "p1"]
+        table = app.screen.query_one("#rl-table", DataTable)
+        assert table.get_cell("p1", "status").plain == "read"

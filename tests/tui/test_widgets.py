@@ -107,3 +107,32 @@ def test_places_name_rooms_and_boards_from_a_feed() -> None:
     )
     assert places(paper) == "Poster: Hall D, board #1080; Talk: Auditorium 1"
     assert places(Paper(id="1", title="T", events=(Event("poster", "Poster Session 2"),))) == ""
+
+
+class ViewApp(App[None]):
+    """Just a paper view."""
+
+    def compose(self) -> ComposeResult:
+        from tui.widgets.paper_view import PaperView
+
+        yield PaperView()
+
+
+async def test_the_view_says_which_paper_an_abstract_possibly_is() -> None:
+    from tests.helpers.tui_helpers import rendered_text
+    from tui.widgets.paper_view import PaperView
+
+    unsure = Paper(
+        id="a59e2397676",
+        title="We generalize the attention mechanism…",
+        title_derived=True,
+        abstract="We generalize the attention mechanism.",
+        possibly_same_as=("64188",),
+    )
+    app = ViewApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(PaperView)
+        view.show(Hit(unsure))
+        await pilot.pause()
+        text = rendered_text(view.query_one("#paper-body"))
+        assert "Possibly" in text and "the same paper as id 64188" in text

@@ -9,7 +9,59 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from index_builder import __version__
+from tui.config import load_config
 from tui.context import Context
+
+
+def binding_ids() -> set[str]:
+    """Every binding id of the app's screens and widgets (what ``[keymap]`` may name)."""
+    import importlib
+    import pkgutil
+
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+
+    import tui.screens
+    import tui.widgets
+
+    importlib.import_module("tui.app")
+    for package in (tui.screens, tui.widgets):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+    found: set[str] = set()
+    todo: list[type] = [DOMNode]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        for item in getattr(cls, "BINDINGS", ()):
+            if isinstance(item, Binding):
+                found.add(item.id or item.action)
+    return found
+
+
+def config_report(path: Path) -> Iterator[str]:
+    """The config file and every part of it the app ignores (a wrong style, an unknown id)."""
+    config = load_config(path)
+    problems = list(config.problems)
+    known = binding_ids()
+    for binding_id in sorted(config.keymap):
+        if binding_id not in known:
+            problems.append(f"config: keymap.{binding_id} names no key (unknown binding id)")
+    if not path.exists():
+        yield f"{path} (none: defaults)"
+        return
+    count = len(problems)
+    plural = "s" if count > 1 else ""
+    yield f"{path} (ok)" if not count else f"{path} ({count} problem{plural}, ignored)"
+    for problem in problems:
+        yield f"  {problem}"
+
+
+def rows(pairs: list[tuple[str, object]]) -> Iterator[str]:
+    """``label  value`` lines with the values in one column."""
+    width = max((len(label) for label, _ in pairs), default=0)
+    for label, value in pairs:
+        yield f"  {label:<{width}}  {value}"
 
 
 def describe_dir(path: Path) -> str:
@@ -57,12 +109,19 @@ def doctor_report(ctx: Context) -> Iterator[str]:
     yield f"paperscope {__version__} on Python {platform.python_version()} ({sys.platform})"
     yield ""
     yield "Paths"
-    yield f"  config   {describe_dir(paths.config_dir)}"
-    yield f"  data     {describe_dir(paths.data_dir)}"
-    yield f"  cache    {describe_dir(paths.cache_dir)}"
-    yield f"  reading list  {paths.reading_list}" + (
-        "" if paths.reading_list.exists() else " (not created yet)"
+    config_lines = list(config_report(paths.config_file))
+    listed = "" if paths.reading_list.exists() else " (not created yet)"
+    yield from rows(
+        [
+            ("config", describe_dir(paths.config_dir)),
+            ("data", describe_dir(paths.data_dir)),
+            ("cache", describe_dir(paths.cache_dir)),
+            ("reading list", f"{paths.reading_list}{listed}"),
+            ("config file", config_lines[0]),
+        ]
     )
+    for line in config_lines[1:]:
+        yield f"  {line}"
     yield ""
     catalogue = ctx.catalogue()
     yield "Sources"
@@ -86,8 +145,7 @@ def doctor_report(ctx: Context) -> Iterator[str]:
     except Exception as exc:  # doctor reports, it does not fail
         yield f"  unreadable: {type(exc).__name__}: {exc}"
     else:
-        for key, value in state.items():
-            yield f"  {key:<12} {value}"
+        yield from rows(list(state.items()))
     yield ""
     yield "Clipboard"
     yield "  OSC 52   sent by the TUI on copy; works when the terminal allows it"

@@ -3,7 +3,7 @@
 paperscope reading-list add ID...
 paperscope reading-list remove ID...
 paperscope reading-list list [--json] [--status S] [--sort ORDER]
-paperscope reading-list status ID to-read|reading|read
+paperscope reading-list status ID to-read|"to read"|reading|read
 paperscope reading-list note ID TEXT
 paperscope reading-list export --format bibtex|markdown|csv|json|ics [-o FILE]
 paperscope reading-list import FILE
@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,32 @@ from tui.context import Context
 MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
 
+def status_word(text: str) -> str:
+    """A status as the TUI shows it (``to read``) or as stored (``to-read``), any case."""
+    word = "-".join(text.replace("_", " ").replace("-", " ").lower().split())
+    if word not in STATUSES:
+        shown = ", ".join(repr(s.replace("-", " ")) for s in STATUSES)
+        raise argparse.ArgumentTypeError(f"unknown status {text!r}: use one of {shown}")
+    return word
+
+
+class StatusWords(argparse.Action):
+    """A status given as one argument or as words (``status ID to read``)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        words = [values] if isinstance(values, str) else list(values or ())
+        try:
+            setattr(namespace, self.dest, status_word(" ".join(map(str, words))))
+        except argparse.ArgumentTypeError as exc:
+            raise argparse.ArgumentError(self, str(exc)) from None
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``reading-list`` and its actions to the ``paperscope`` parser."""
     parser = add_subparser(sub, "reading-list", "manage the reading list (bookmarks)", run)
@@ -49,11 +75,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("ids", nargs="+", metavar="ID")
     p = actions.add_parser("list", help="print the bookmarks")
     p.add_argument("--json", action="store_true", help="print a JSON array")
-    p.add_argument("--status", choices=STATUSES, help="only bookmarks with this status")
+    p.add_argument(
+        "--status", type=status_word, metavar="S", help="only bookmarks with this status"
+    )
     p.add_argument("--sort", choices=SORT_ORDERS, default="added", help="default: added")
     p = actions.add_parser("status", help="set a bookmark's status")
     p.add_argument("id", metavar="ID")
-    p.add_argument("status", choices=STATUSES)
+    p.add_argument(
+        "status", nargs="+", action=StatusWords, metavar="STATUS", help='"to read", reading, read'
+    )
     p = actions.add_parser("note", help="set a bookmark's note ('' clears it)")
     p.add_argument("id", metavar="ID")
     p.add_argument("text", nargs="+", metavar="TEXT")
@@ -150,8 +180,7 @@ def refreshed(ctx: Context, store: ReadingList) -> None:
 
 def list_record(bm: Bookmark, in_catalogue: bool) -> dict[str, Any]:
     """The ``list --json`` object of one bookmark."""
-    record: dict[str, Any] = {"id": bm.paper_id}
-    record.update({k: v for k, v in bm.to_json().items() if k != "paper_id"})
+    record: dict[str, Any] = bm.to_json()  # the export's keys, ``paper_id`` first
     record["in_catalogue"] = in_catalogue
     return record
 
@@ -166,8 +195,10 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
         print(dumps(records, indent=2))
         return 0
     for bm in items:
-        gone = "" if catalogue.get(bm.paper_id) else "  (no longer in the data)"
-        echo(f"{MARKS[bm.status]} {bm.paper_id}  {bm.title or '(untitled)'}{gone}")
+        paper = catalogue.get(bm.paper_id)
+        gone = "" if paper else "  (no longer in the data)"
+        title = bm.title or (paper.title if paper else "") or "(untitled)"
+        echo(f"{MARKS[bm.status]} {bm.paper_id}  {title}{gone}")
         if bm.note:
             echo("      note: " + bm.note.replace("\n", " / "))
     echo(f"{len(items)} bookmark{'s' if len(items) != 1 else ''}")
@@ -233,6 +264,10 @@ def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     except ValueError as exc:
         error(f"{args.file}: {exc}")
         return 1
+    # A bookmark of a paper in the data takes its title, authors and times from it (an
+    # export made by hand or by another tool may hold only the ids).
+    catalogue = ctx.catalogue()
+    bookmarks = [bm.with_paper(p) if (p := catalogue.get(bm.paper_id)) else bm for bm in bookmarks]
     added, updated = store.merge(bookmarks)
     echo(f"imported {args.file}: {added} new, {updated} updated, {len(store)} on the list")
     return 0

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from index_builder.model import Paper, SearchResult
+from index_builder.readinglist.store import ReadingList, ReadingListError
 from tui.cli.common import add_subparser
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.context import Context
@@ -22,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the catalogue sub-commands to the ``paperscope`` parser."""
     p = add_subparser(sub, "search", "search the papers (query syntax as in the TUI)", cmd_search)
     p.add_argument("query", nargs="+", help="the query; several words are joined")
-    p.add_argument("--limit", type=int, default=20, help="at most N hits (default 20)")
+    p.add_argument(
+        "--limit", type=count, default=20, metavar="N", help="at most N hits (default 20)"
+    )
     p.add_argument("--sort", choices=SORTS, default="relevance")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -37,6 +40,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rebuild", action="store_true", help="rebuild even if it is fresh")
 
     add_subparser(sub, "doctor", "report paths, sources, index and clipboard", cmd_doctor)
+
+
+def count(text: str) -> int:
+    """A whole number of zero or more, or one clear message from argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def bookmarked_ids(ctx: Context) -> frozenset[str]:
+    """Ids and aliases on the reading list, for ``is:bookmarked`` (none if it has no file)."""
+    path = ctx.paths.reading_list
+    if not path.exists():
+        return frozenset()
+    try:
+        with ReadingList(path) as store:
+            return store.ids()
+    except (ReadingListError, OSError) as exc:
+        error(f"reading list: {exc} (is:bookmarked finds nothing)")
+        return frozenset()
 
 
 def report_problems(ctx: Context) -> None:
@@ -60,7 +87,8 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     report_problems(ctx)
     ensure_index(ctx)
     query = " ".join(args.query)
-    result = ctx.index().search(query, limit=max(0, args.limit), sort=args.sort)
+    marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
+    result = ctx.index().search(query, limit=args.limit, sort=args.sort, bookmarked=marked)
     if args.json:
         print(dumps(search_json(result)))
         return 0
@@ -113,6 +141,33 @@ def author_line(paper: Paper) -> str:
     return ", ".join(names) + (f" +{more}" if more > 0 else "")
 
 
+def event_rows(paper: Paper) -> list[tuple[str, str]]:
+    """One row per presentation (talk and poster, in time order), or the session alone."""
+    if not paper.events:
+        return [("Session", " ".join(x for x in (paper.session, paper.starts_at) if x))]
+    rows = []
+    for event in sorted(paper.events, key=lambda e: e.starts_at):
+        when = event.starts_at
+        if event.ends_at:
+            same_day = event.ends_at[:11] == event.starts_at[:11]
+            when += " to " + (event.ends_at[11:] if same_day else event.ends_at)
+        place = ", ".join(x for x in (event.room, event.poster_position) if x)
+        number = f"(event {event.event_id})" if event.event_id is not None else ""
+        text = " ".join(x for x in (event.session, when, place, number) if x)
+        rows.append(("Talk" if event.kind == "oral" else event.kind.capitalize(), text))
+    return rows
+
+
+def possibly_rows(paper: Paper, ctx: Context) -> list[tuple[str, str]]:
+    """``Possibly:`` rows naming the table papers an unjoined abstract may be."""
+    out = []
+    for other_id in paper.possibly_same_as:
+        other = ctx.catalogue().get(other_id)
+        title = f"  {other.title}" if other is not None else ""
+        out.append(("Possibly", f"the same paper as {other_id}{title}"))
+    return out
+
+
 def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope show``."""
     paper = ctx.catalogue().get(args.id)
@@ -131,11 +186,12 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         ("Institutions", "; ".join(paper.institutions)),
         ("Type", paper.kind),
         ("Topic", paper.topic),
-        ("Session", " ".join(x for x in (paper.session, paper.starts_at) if x)),
+        *event_rows(paper),
         ("OpenReview", paper.openreview_url),
         ("Page", paper.url),
         ("Code", " ".join(paper.code_urls)),
         ("Sources", ", ".join(paper.sources)),
+        *possibly_rows(paper, ctx),
     ]
     for label, value in rows:
         if value:

@@ -1,5 +1,9 @@
 """The result list: a virtual list that renders only the rows on screen.
 
+A long result comes a page at a time: the list knows the ``total`` and asks for more
+(:class:`ResultList.NeedMore`) when the cursor or the view nears the end of what it holds,
+or everything up to the last hit on ``G``/End, so every hit is reachable.
+
 Each hit takes two lines: its title (matched words highlighted, a derived title
 marked) and a meta line (badges, first authors, topic). Nothing is built per paper
 until its row scrolls into view, so 100,000 hits cost what 30 do.
@@ -108,9 +112,28 @@ class ResultList(ScrollView, can_focus=True):
             """The list that sent the message."""
             return self.result_list
 
+    class NeedMore(Message):
+        """The list holds fewer hits than the total: it wants them up to ``wanted``."""
+
+        def __init__(self, result_list: ResultList, have: int, wanted: int) -> None:
+            super().__init__()
+            self.result_list = result_list
+            self.have = have
+            self.wanted = wanted
+
+        @property
+        def control(self) -> ResultList:
+            """The list that sent the message."""
+            return self.result_list
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.hits: tuple[Hit, ...] = ()
+        self.total = 0
+        """How many hits the query has (``hits`` may hold only the first of them)."""
+        self.page_size = 200
+        self._asked = 0
+        self._jump_last = False
         self.bookmarked: Collection[str] = frozenset()
         self.empty_message = "No papers."
         self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
@@ -118,9 +141,15 @@ class ResultList(ScrollView, can_focus=True):
 
     # -- data -------------------------------------------------------------------------------
 
-    def set_hits(self, hits: Sequence[Hit], *, keep: str | None = None) -> None:
-        """Show ``hits``; the cursor goes to the paper with id ``keep`` if present, else the top."""
+    def set_hits(
+        self, hits: Sequence[Hit], *, keep: str | None = None, total: int | None = None
+    ) -> None:
+        """Show ``hits`` of ``total`` (default: all of them); the cursor goes to the paper
+        with id ``keep`` if present, else the top."""
         self.hits = tuple(hits)
+        self.total = max(len(self.hits), total if total is not None else 0)
+        self._asked = len(self.hits)
+        self._jump_last = False
         self._cache.clear()
         index = 0
         if keep is not None:
@@ -129,6 +158,49 @@ class ResultList(ScrollView, can_focus=True):
         self.scroll_to(y=max(0, index * ROW_HEIGHT - self.size.height // 3), animate=False)
         self.cursor = index
         self.refresh()
+
+    def add_hits(self, start: int, hits: Sequence[Hit]) -> None:
+        """Append ``hits``, the ones ranked from ``start`` (dropped unless they follow on)."""
+        if start == len(self.hits) and hits:
+            self.hits += tuple(hits)
+            self.total = max(self.total, len(self.hits))
+            self.virtual_size = Size(0, len(self.hits) * ROW_HEIGHT)
+            self.refresh()
+        elif start == len(self.hits):
+            self.total = len(self.hits)  # the index holds fewer than it counted: stop asking
+        self._asked = len(self.hits)
+        if self._jump_last and self.complete:
+            self._jump_last = False
+            self.cursor = len(self.hits) - 1
+        elif self._jump_last:
+            self._ask(self.total)
+        else:
+            self._want_more()
+
+    @property
+    def complete(self) -> bool:
+        """True when every hit of the query is held."""
+        return len(self.hits) >= self.total
+
+    def _ask(self, wanted: int) -> None:
+        wanted = min(wanted, self.total)
+        if wanted > self._asked:
+            self._asked = wanted
+            self.post_message(self.NeedMore(self, len(self.hits), wanted))
+
+    def _want_more(self) -> None:
+        """Ask for the next page when the cursor or the view is within a page of the end."""
+        if self.complete:
+            return
+        page = self._page()
+        bottom = (round(self.scroll_y) + self.scrollable_content_region.height) // ROW_HEIGHT
+        if max(self.cursor, bottom) + 2 * page >= len(self.hits):
+            self._ask(len(self.hits) + max(self.page_size, 2 * page))
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self._want_more()
 
     def set_bookmarked(self, ids: Collection[str]) -> None:
         """Which paper ids show the bookmark badge."""
@@ -150,6 +222,7 @@ class ResultList(ScrollView, can_focus=True):
             self._refresh_row(old)
             self._refresh_row(new)
             self._scroll_to_cursor()
+            self._want_more()
         self.post_message(self.Highlighted(self, self.current, self.cursor))
 
     def _refresh_row(self, index: int) -> None:
@@ -190,7 +263,10 @@ class ResultList(ScrollView, can_focus=True):
         self.cursor = 0
 
     def action_last(self) -> None:
-        """Move to the last paper."""
+        """Move to the last paper (once it has come, when the list holds only the first)."""
+        if not self.complete:
+            self._jump_last = True
+            self._ask(self.total)
         self.cursor = max(0, len(self.hits) - 1)
 
     def _page(self) -> int:

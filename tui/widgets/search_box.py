@@ -1,9 +1,16 @@
-"""The search box: an Input that reports every change; the screen runs the queries."""
+"""The search box: an Input that reports every change; the screen runs the queries.
+
+Up recalls the previous query of the search history, Down the next one (and past the
+newest, the text typed before); Down when not stepping through the history is left
+to the screen (it moves to the result list).
+"""
 
 from __future__ import annotations
 
 from textual import events
 from textual.widgets import Input
+
+from tui.history import SearchHistory
 
 PLACEHOLDER = 'Search papers: words, "phrases", author:name, is:oral, has:code…  (? for help)'
 
@@ -17,6 +24,11 @@ class SearchBox(Input):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
+        self.history = SearchHistory(None)
+
+    def _recall(self, query: str) -> None:
+        self.value = query
+        self.cursor_position = len(query)
 
     async def _on_key(self, event: events.Key) -> None:
         # "/" is the key that focuses the box; typed into an empty box it would only
@@ -25,4 +37,20 @@ class SearchBox(Input):
             event.stop()
             event.prevent_default()
             return
+        if event.key == "up":
+            event.stop()
+            event.prevent_default()
+            older = self.history.older(self.value)
+            if older is not None:
+                self._recall(older)
+            return
+        if event.key == "down" and self.history.browsing:
+            event.stop()
+            event.prevent_default()
+            newer = self.history.newer()
+            if newer is not None:
+                self._recall(newer)
+            return
+        if event.key != "down":
+            self.history.reset()
         await super()._on_key(event)

@@ -1,4 +1,4 @@
-"""The status line: papers shown of the total, query time, sort, index state, build progress."""
+"""The status line: how many papers match (all reachable), query time, sort, index state."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ class StatusBar(Horizontal):
         yield Label("", id="status-text")
 
     def set_counts(self, shown: int, total: int, elapsed_ms: float | None) -> None:
-        """The papers shown, how many matched, and how long the query took."""
+        """The papers held, how many matched (the list fetches the rest as the user
+        scrolls, so the line shows the total), and how long the query took."""
         self.shown, self.total, self.elapsed_ms = shown, total, elapsed_ms
         self._redraw()
 
@@ -76,7 +77,7 @@ class StatusBar(Horizontal):
         """The status line as plain text."""
         parts = []
         if self.shown is not None:
-            parts.append(f"{self.shown:,} of {self.total:,} papers")
+            parts.append(f"{self.total:,} paper" + ("" if self.total == 1 else "s"))
             if self.elapsed_ms is not None:
                 parts.append(f"{self.elapsed_ms:.0f} ms")
         if self.hint:  # before the index state: a narrow line cuts the end

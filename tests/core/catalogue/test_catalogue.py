@@ -251,3 +251,31 @@ def test_derived_titles_are_short_and_never_empty() -> None:
     long = derive_title("word " * 100)
     assert len(long) <= 90 and long.endswith("…") and " wor…" not in long
     assert shorten("Short sentence.") == "Short sentence"
+
+
+@pytest.mark.parametrize(
+    ("event_id", "abstract_id", "ending"),
+    [(62896, "ab7f8485a01", ""), (63109, "ab76024c601", ""), (63185, "", 'as "slop".')],
+)
+def test_abstracts_with_a_clear_row_in_their_gap_join_it(
+    event_id: int, abstract_id: str, ending: str
+) -> None:
+    """Issue 11's duplicates: the abstract joins its row instead of standing beside it."""
+    cat = bundled_catalogue()
+    paper = cat.get(str(event_id))
+    assert paper is not None and paper.abstract_raw and not paper.title_derived
+    assert paper.abstract_raw.rstrip().endswith(ending)
+    if abstract_id:
+        assert cat.get(abstract_id) == paper
+    assert sum(p.title_derived for p in cat) <= 2
+
+
+def test_unjoined_abstracts_name_the_row_they_possibly_are() -> None:
+    cat, expected = bundled_catalogue(), truth()
+    possibly = {p.id: p.possibly_same_as for p in cat if p.possibly_same_as}
+    assert possibly, "the two abstracts left unjoined each point at their row"
+    for paper_id, others in possibly.items():
+        paper = cat.get(paper_id)
+        assert paper is not None and paper.title_derived and paper.event_id is None
+        assert [str(expected[paper_id])] == list(others)
+        assert cat.get(others[0]) is not None

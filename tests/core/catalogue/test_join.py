@@ -34,7 +34,7 @@ def _wrong(joins: dict[int, Join]) -> list[tuple[int, int]]:
 def test_bundled_lists_join_with_full_precision_and_high_recall() -> None:
     joins = matcher().join(event_ids(), bundled_files())
     assert _wrong(joins) == []
-    assert len(joins) >= 65, f"only {len(joins)} of 76 joined"
+    assert len(joins) >= 74, f"only {len(joins)} of 76 joined"
 
 
 def test_each_abstract_stays_unjoined_when_its_row_is_removed() -> None:
@@ -161,3 +161,14 @@ def test_unseen_synthetic_lists_join_exactly(seed: int) -> None:
         joins = m.join(event_ids(), files)
         assert joins and all(j.row == picked[a] for a, j in joins.items())
     assert m.join(event_ids(), [in_order], exclude=set(picked)) == {}
+
+
+def test_possible_rows_are_right_and_never_offered_for_a_removed_row() -> None:
+    """ "Possibly the same as" is shown, not joined: it must still be the right row."""
+    m, ids, files, expected = matcher(), event_ids(), bundled_files(), expected_rows()
+    joins = m.join(ids, files)
+    assert m.possible and not set(m.possible) & set(joins)
+    assert all(expected[a] == row for a, row in m.possible.items())
+    for row in expected:
+        m.join(ids, files, exclude={row})
+        assert all(expected[a] == r for a, r in m.possible.items()), f"row {row} removed"

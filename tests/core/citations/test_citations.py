@@ -209,13 +209,13 @@ def test_every_title_reads_back_as_the_paper_title(papers: list[Paper]) -> None:
             continue
         title = titles[f"k{i}2026x"]
         source = " ".join((p.title_raw or p.title).split())
-        if "\\" not in title and not re.search(r"[$\\{}]", source):
+        if "\\" not in title and not re.search(r"[$\\{}\"\u201c\u201d\u2018\u2019]", source):
             assert title.replace("{", "").replace("}", "") == source, p.id
             continue
         checked_by_latex += 1
         decoded = DECODE.latex_to_text(title)
         assert ascii_fold(decoded) == ascii_fold(DECODE.latex_to_text(source)), p.id
-        if not re.search(r"[$\\{}]|''|``|--", source):
+        if not re.search(r"[$\\{}\"\u201c\u201d\u2018\u2019]|''|``|--", source):
             assert decoded == source, p.id
     assert checked_by_latex >= 90
 
@@ -458,3 +458,28 @@ def test_the_venue_is_cited_as_the_record_says() -> None:
 def _fields(entry: str) -> dict[str, str]:
     library = bibtexparser.parse_string(entry)
     return {f.key: f.value for f in library.entries[0].fields}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (
+            "Don't Just \u201cFix it in Post\u201d: A Study",
+            "Don't Just ``Fix it in Post'': A Study",
+        ),
+        ("Don't Just \"Fix it in Post'': A Study", "Don't Just ``Fix it in Post'': A Study"),
+        ('The "Best" Model', "The ``Best'' Model"),
+        ("It\u2019s \u2018Fine\u2019", "It's `Fine'"),
+    ],
+)
+def test_quotes_become_latex_quotes(raw: str, expected: str) -> None:
+    fields = parse_one(cite(paper(title=raw, title_raw=raw), "bibtex"))
+    assert fields["title"].replace("{", "").replace("}", "") == expected
+    assert '"' not in fields["title"] and "\u201d" not in fields["title"]
+
+
+def test_the_position_paper_title_has_latex_quotes(papers: list[Paper]) -> None:
+    found = next(p for p in papers if p.title.startswith("Position: Don't Just"))
+    title = parse_one(cite(found, "bibtex"))["title"]
+    assert "``Fix it in Post''" in title
+    assert '"' not in title

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.model import SearchResult
+from index_builder.model import SearchResult, SortKey
 from index_builder.search.engine import SearchIndex
 from tests.helpers.search_papers import PAPERS
 
@@ -188,6 +188,22 @@ def test_did_you_mean(index: SearchIndex) -> None:
     assert index.search("zzzzqqq").suggestion is None
 
 
+def test_did_you_mean_for_the_last_word_typed_as_a_prefix(index: SearchIndex) -> None:
+    assert index.search("proevl", prefix=True).suggestion == "proeval"
+    assert index.search("massart noize", prefix=True).suggestion == "massart noise"
+    assert index.search("noize", prefix=True).suggestion == "noise"
+    # The start of a real word is not a typo.
+    assert index.search("mass", prefix=True).suggestion is None
+
+
+@pytest.mark.parametrize("query", ["title:", "author:", "title:*", "tite:", "auther:", "is:"])
+@pytest.mark.parametrize("prefix", [False, True])
+def test_no_suggestion_for_field_names_or_syntax(
+    index: SearchIndex, query: str, prefix: bool
+) -> None:
+    assert index.search(query, prefix=prefix).suggestion is None
+
+
 def test_facets_count_all_matches_and_select_them(index: SearchIndex) -> None:
     result = index.search("learning OR diffusion OR sampling", limit=1, facets=True)
     assert set(result.facets) == {"topic", "kind", "session", "venue"}
@@ -252,3 +268,14 @@ def test_search_works_in_a_fresh_instance_without_ensure(tmp_path: Path) -> None
         assert ids(ix.search("proeval")) == ["p01"]
     finally:
         ix.close()
+
+
+@pytest.mark.parametrize("sort", ["relevance", "title", "time"])
+@pytest.mark.parametrize("query", ["", "learning"])
+def test_pages_follow_on_to_every_hit(index: SearchIndex, sort: SortKey, query: str) -> None:
+    whole = index.search(query, limit=1000, sort=sort)
+    assert whole.total == len(whole.hits) > 3
+    pages = [index.search(query, limit=2, offset=start, sort=sort) for start in range(0, 1000, 2)]
+    paged = [h.paper.id for page in pages for h in page.hits]
+    assert paged == [h.paper.id for h in whole.hits]
+    assert all(page.total == whole.total for page in pages)

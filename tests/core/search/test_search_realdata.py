@@ -128,6 +128,11 @@ def test_facets_on_real_data(index: SearchIndex) -> None:
 def test_did_you_mean_on_real_data(index: SearchIndex) -> None:
     assert index.search("massart noize").suggestion == "massart noise"
     assert index.search("proevl").suggestion == "proeval"
+    assert index.search("transformr", prefix=True).suggestion == "transformer"
+    assert index.search("graph transformr", prefix=True).suggestion == "graph transformer"
+    for syntax in ("title:", "author:", "title:*", "tite:"):
+        for prefix in (False, True):
+            assert index.search(syntax, prefix=prefix).suggestion is None, syntax
 
 
 def test_has_abstract_reinforcement(index: SearchIndex, papers: Sequence[Paper]) -> None:

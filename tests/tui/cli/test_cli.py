@@ -150,3 +150,104 @@ def test_output_never_carries_escape_sequences(home: Path, tmp_path: Path) -> No
         assert result.returncode == 0, result.stderr
         assert "\x1b" not in result.stdout and "\x9b" not in result.stdout
         assert "Evilnet" in result.stdout
+
+
+@pytest.fixture
+def own_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home of the test's own (its reading list, its config) on the session's built cache."""
+    root = tmp_path / "own-home"
+    root.mkdir()
+    (root / "cache").symlink_to(warm_home / "cache", target_is_directory=True)
+    monkeypatch.setenv(HOME_ENV, str(root))
+    return root
+
+
+def test_search_is_bookmarked_uses_the_reading_list(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["search", "is:bookmarked", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 0
+    assert run(["reading-list", "add", "66407", "62914"]) == 0
+    capsys.readouterr()
+    assert run(["search", "is:bookmarked", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["total"] == 2
+    assert {h["id"] for h in found["hits"]} == {"66407", "62914"}
+    assert run(["search", "massart", "is:bookmarked", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 2
+
+
+@pytest.mark.parametrize("value", ["-5", "many"])
+def test_negative_or_odd_limit_is_rejected(
+    shared: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run(["search", "diffusion", "--limit", value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--limit" in err and value in err
+    assert "Traceback" not in err
+
+
+def test_an_oral_talk_id_shows_its_paper(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["show", "71029"]) == 0
+    by_talk = capsys.readouterr().out
+    assert "Oral 1A" in by_talk
+    assert run(["show", "71029", "--json"]) == 0
+    paper_id = json.loads(capsys.readouterr().out)["id"]
+    assert paper_id != "71029"
+    assert run(["show", paper_id]) == 0
+    assert capsys.readouterr().out == by_talk
+
+
+def test_show_lists_the_talk_and_the_poster(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["show", "65133"]) == 0
+    out = capsys.readouterr().out
+    talk = next(line for line in out.splitlines() if line.startswith("Talk:"))
+    poster = next(line for line in out.splitlines() if line.startswith("Poster:"))
+    assert "Oral 1A" in talk and "18:30" in talk and "(event 71029)" in talk
+    assert "Poster Session 2" in poster and "(event 65133)" in poster
+
+
+def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = own_home / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('citation_style = "mla"\n[keymap]\nbookmrk = "x"\nbookmark = "b"\n')
+    assert run(["doctor"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if "config.toml" in line)
+    assert "(2 problems, ignored)" in row and "(ok)" not in row
+    text = "\n".join(lines)
+    assert "citation_style must be one of" in text
+    assert "keymap.bookmrk" in text and "keymap.bookmark" not in text
+    paths = lines[lines.index("Paths") + 1 : lines.index("Paths") + 6]
+    starts = {line.index("/") for line in paths}
+    assert len(starts) == 1, paths
+    index = lines[lines.index("Index") + 1 :]
+    index = index[: index.index("")]
+    assert len({len(line) - len(line[2:].split(None, 1)[1]) for line in index}) == 1, index
+    config.write_text('citation_style = "apa"\n[keymap]\nbookmark = "b"\n')
+    assert run(["doctor"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "config.toml" in line)
+    assert row.endswith("config.toml (ok)")
+
+
+def test_show_names_the_paper_an_unjoined_abstract_possibly_is(
+    shared: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["dump"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    unsure = [r for r in records if r["possibly_same_as"]]
+    assert unsure and all(r["title_derived"] for r in unsure)
+    for record in unsure:
+        assert run(["show", record["id"]]) == 0
+        out = capsys.readouterr().out
+        other = record["possibly_same_as"][0]
+        line = next(x for x in out.splitlines() if x.startswith("Possibly:"))
+        assert f"the same paper as {other}" in line
+        assert run(["show", other, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["title"] in line

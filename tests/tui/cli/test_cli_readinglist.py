@@ -90,9 +90,9 @@ def test_add_list_json_shape(ctx: Context, capsys: pytest.CaptureFixture[str]) -
     assert "already listed" in capsys.readouterr().out
     assert rl(ctx, "list", "--json") == 0
     data = json.loads(capsys.readouterr().out)
-    assert [d["id"] for d in data] == ["p2", "p1"]  # newest first
-    first = next(d for d in data if d["id"] == "p1")
-    assert {"id", "title", "authors", "status", "note", "added_at"} <= set(first)
+    assert [d["paper_id"] for d in data] == ["p2", "p1"]  # newest first
+    first = next(d for d in data if d["paper_id"] == "p1")
+    assert {"paper_id", "title", "authors", "status", "note", "added_at"} <= set(first)
     assert first["authors"] == list(PAPERS[0].authors) and first["status"] == "to-read"
     assert first["in_catalogue"] is True
 
@@ -124,7 +124,7 @@ def test_status_note_remove_and_human_list(
     assert "[x] p1  ProEval" in out and "note: see the appendix" in out
     assert "2 bookmarks" in out and "p3" not in out
     assert rl(ctx, "list", "--status", "read", "--json") == 0
-    assert [d["id"] for d in json.loads(capsys.readouterr().out)] == ["p1"]
+    assert [d["paper_id"] for d in json.loads(capsys.readouterr().out)] == ["p1"]
 
 
 def test_bad_status_is_a_usage_error(ctx: Context) -> None:
@@ -169,7 +169,7 @@ def test_rekeys_a_bookmark_stored_under_an_alias(
     capsys.readouterr()
     rl(make_ctx(tmp_path), "list", "--json")
     data = json.loads(capsys.readouterr().out)
-    assert [d["id"] for d in data] == ["p2"] and data[0]["aliases"] == ["abs-old"]
+    assert [d["paper_id"] for d in data] == ["p2"] and data[0]["aliases"] == ["abs-old"]
     assert data[0]["title"] == PAPERS[1].title
 
 
@@ -289,7 +289,7 @@ def test_bundled_proeval_by_its_abstract_id(
     capsys.readouterr()
     assert rl(ctx, "list", "--json") == 0
     [record] = json.loads(capsys.readouterr().out)
-    assert record["id"] == proeval.id and record["authors"] == list(proeval.authors)
+    assert record["paper_id"] == proeval.id and record["authors"] == list(proeval.authors)
     assert len(record["authors"]) == 4
     assert rl(ctx, "export", "--format", "bibtex") == 0
     bib = capsys.readouterr().out
@@ -324,3 +324,58 @@ def test_whole_bundled_catalogue_bookmarked_exports_parse(
     timed = sum(1 for p in papers if p.starts_at)
     events = list(icalendar.Calendar.from_ical((out / "ics").read_bytes()).walk("VEVENT"))
     assert len(events) == timed > 5000
+
+
+@pytest.mark.parametrize("spelling", [["to read"], ["to", "read"], ["To-Read"], ["to_read"]])
+def test_status_takes_the_spelling_the_tui_shows(
+    ctx: Context, capsys: pytest.CaptureFixture[str], spelling: list[str]
+) -> None:
+    rl(ctx, "add", "p1")
+    assert rl(ctx, "status", "p1", "read") == 0
+    assert rl(ctx, "status", "p1", *spelling) == 0
+    with ReadingList(ctx.paths.reading_list) as store:
+        bookmark = store.get("p1")
+        assert bookmark is not None and bookmark.status == "to-read"
+    capsys.readouterr()
+    assert rl(ctx, "list", "--status", " ".join(spelling), "--json") == 0
+    assert [d["paper_id"] for d in json.loads(capsys.readouterr().out)] == ["p1"]
+
+
+def test_bad_status_names_the_choices(ctx: Context, capsys: pytest.CaptureFixture[str]) -> None:
+    rl(ctx, "add", "p1")
+    with pytest.raises(SystemExit) as info:
+        rl(ctx, "status", "p1", "to", "do")
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "'to do'" in err and "'to read'" in err and "Traceback" not in err
+
+
+def test_list_json_names_the_id_as_the_export_does(
+    ctx: Context, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rl(ctx, "add", "p1")
+    capsys.readouterr()
+    assert rl(ctx, "list", "--json") == 0
+    [listed] = json.loads(capsys.readouterr().out)
+    assert rl(ctx, "export", "--format", "json") == 0
+    exported = json.loads(capsys.readouterr().out)
+    [record] = exported if isinstance(exported, list) else exported["bookmarks"]
+    assert "id" not in listed and listed["paper_id"] == record["paper_id"] == "p1"
+    assert set(record) <= set(listed)
+
+
+def test_imported_bookmarks_show_a_title(
+    ctx: Context, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ids only for a paper in the data: its title; a paper gone: the stored title."""
+    source = tmp_path / "hand-made.json"
+    source.write_text(
+        json.dumps([{"paper_id": "p1"}, {"paper_id": "gone-1", "title": "A Stored Title"}])
+    )
+    assert rl(ctx, "import", str(source)) == 0
+    capsys.readouterr()
+    assert rl(ctx, "list") == 0
+    out = capsys.readouterr().out
+    assert "(untitled)" not in out
+    assert "p1  ProEval: Proactive Failure Discovery" in out
+    assert "gone-1  A Stored Title  (no longer in the data)" in out

@@ -21,12 +21,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey
+from tui.history import FILE_NAME as HISTORY_FILE
+from tui.history import SearchHistory
 from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
+from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
-from tui.screens.main.search_flow import SearchFlow
 from tui.searching import PaperSource, Searcher, like_query
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -89,6 +91,7 @@ class MainScreen(Screen[None]):
         self.query_one(DidYouMean).key_hint = self.app.get_key_display(
             Binding(keys, "accept_suggestion")
         )
+        self.box.history = SearchHistory(self.services.paths.data_dir / HISTORY_FILE)
         self.results.empty_message = "Loading papers…"
         self.status.set_index_state("loading papers")
         self.box.focus()
@@ -221,11 +224,13 @@ class MainScreen(Screen[None]):
 
     @on(Input.Submitted, "#search")
     def on_query_submitted(self) -> None:
+        self.box.history.add(self.box.value)
         self.results.focus()
 
     def on_key(self, event: Key) -> None:
         if event.key == "down" and self.focused is self.box:
             event.stop()
+            self.box.history.add(self.box.value)
             self.results.focus()
 
     def run_search(self) -> None:
@@ -234,6 +239,12 @@ class MainScreen(Screen[None]):
 
     def on_search_done(self, message: Done) -> None:
         self.flow.done(message)
+
+    def on_result_list_need_more(self, message: ResultList.NeedMore) -> None:
+        self.flow.more(message)
+
+    def on_more_done(self, message: MoreDone) -> None:
+        self.flow.more_done(message)
 
     # -- the paper under the cursor ---------------------------------------------------------
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 from index_builder.model import SearchResult, SortKey
 from tui.loading import Loader
-from tui.searching import Searcher
+from tui.searching import LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
@@ -44,6 +44,17 @@ class SearchDone(Message):
         self.sort = sort
         self.result = result
         self.ready = ready
+
+
+class MoreDone(Message):
+    """A further page of the query's hits, ranked from ``start``."""
+
+    def __init__(self, query: str, sort: SortKey, start: int, result: SearchResult) -> None:
+        super().__init__()
+        self.query = query
+        self.sort = sort
+        self.start = start
+        self.result = result
 
 
 class SearchFlow:
@@ -152,8 +163,13 @@ class SearchFlow:
         panel = self._facet_panel()
         facets = panel is not None and panel.shown
         searcher, query, sort, marked = self.searcher, self.box.value, self.sort, self._marked()
+        # The same query again (sort, bookmarks, the index now ready): as many hits as the
+        # list holds, so the cursor can stay where the user scrolled to.
+        held = len(self._screen.query_one(ResultList).hits)
+        same = self.result is not None and self.result.query == query
+        limit = max(LIMIT, held) if same else LIMIT
         self._screen.run_worker(
-            lambda: self._search(searcher, query, sort, facets, marked),
+            lambda: self._search(searcher, query, sort, facets, marked, limit),
             thread=True,
             exclusive=True,
             group="search",
@@ -161,7 +177,13 @@ class SearchFlow:
         )
 
     def _search(
-        self, searcher: Searcher, query: str, sort: SortKey, facets: bool, marked: frozenset[str]
+        self,
+        searcher: Searcher,
+        query: str,
+        sort: SortKey,
+        facets: bool,
+        marked: frozenset[str],
+        limit: int = LIMIT,
     ) -> None:
         """Run one query off the event loop and post its result."""
         worker = get_current_worker()
@@ -170,9 +192,31 @@ class SearchFlow:
         time.sleep(TYPING_PAUSE_S)
         if worker.is_cancelled:
             return
-        result = searcher.run(query, sort=sort, bookmarked=marked, facets=facets)
+        result = searcher.run(query, sort=sort, bookmarked=marked, facets=facets, limit=limit)
         if not worker.is_cancelled:
             self._screen.post_message(SearchDone(query, sort, result, searcher.ready))
+
+    def more(self, message: ResultList.NeedMore) -> None:
+        """Fetch the further hits the list asks for, off the event loop."""
+        if self.searcher is None or self.result is None:
+            return
+        searcher, query, sort, marked = self.searcher, self.result.query, self.sort, self._marked()
+        start, limit = message.have, message.wanted - message.have
+
+        def fetch() -> None:
+            result = searcher.run(query, sort=sort, bookmarked=marked, limit=limit, offset=start)
+            if not get_current_worker().is_cancelled:
+                self._screen.post_message(MoreDone(query, sort, start, result))
+
+        self._screen.run_worker(
+            fetch, thread=True, exclusive=True, group="more", exit_on_error=False
+        )
+
+    def more_done(self, message: MoreDone) -> None:
+        """Append a further page, unless the query or the sort has changed since."""
+        if self.result is None or message.query != self.result.query or message.sort != self.sort:
+            return
+        self._screen.query_one(ResultList).add_hits(message.start, message.result.hits)
 
     def done(self, message: SearchDone) -> None:
         """Show a query's answer, unless the user has typed on or changed the sort since."""
@@ -189,13 +233,17 @@ class SearchFlow:
             keep = current.paper.id if current is not None else None
         query = message.query.strip()
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
-        results.set_hits(message.result.hits, keep=keep)
+        results.set_hits(message.result.hits, keep=keep, total=message.result.total)
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
         self._screen.query_one(StatusBar).set_counts(
             len(message.result.hits), message.result.total, message.result.elapsed_ms
         )
+        # With nothing typed there is nothing to rank by: the papers come in the catalogue's
+        # order, by session time (then title), and the status line says so.
+        shown = "time" if not query and self.sort == "relevance" else self.sort
+        self._screen.query_one(StatusBar).set_sort(shown)
         panel = self._facet_panel()
         if panel is not None and panel.shown:
             panel.set_facets(message.result.facets)

@@ -28,6 +28,18 @@ GONE = " (no longer in the data)"
 DERIVED = " (title derived from the abstract)"
 COLUMNS = ("status", "title", "authors", "added")
 """Column keys of the bookmark table."""
+AUTHORS_ROOM = 32
+TITLE_ROOM = 64
+"""The title's and the authors' room on a wide screen; a narrower one shares what is left."""
+FIXED_COLUMNS = 8 + 10 + 2 * len(COLUMNS) + 3
+"""The status and added columns, each column's padding, the scrollbar and a margin."""
+
+
+def rooms(width: int) -> tuple[int, int]:
+    """Cells for the title and the authors so that the Added column shows at ``width``."""
+    free = width - FIXED_COLUMNS
+    authors = min(AUTHORS_ROOM, max(12, free // 3))
+    return max(12, min(TITLE_ROOM, free - authors)), authors
 
 
 def cell(text: str, style: str = "", limit: int = 160) -> Text:
@@ -66,25 +78,37 @@ def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
     return Text(safe(note))
 
 
-def row_cells(bm: Bookmark, lookup: Lookup | None) -> tuple[Text, Text, Text, Text]:
-    """The cells of one bookmark in the order of :data:`COLUMNS`."""
+def row_cells(
+    bm: Bookmark, lookup: Lookup | None, room: tuple[int, int] = (TITLE_ROOM, AUTHORS_ROOM)
+) -> tuple[Text, Text, Text, Text]:
+    """The cells of one bookmark in the order of :data:`COLUMNS`; the title (with its
+    marks) and the authors cut to ``room`` so that every column shows (Enter shows all)."""
+    title_room, authors_room = room
     gone = lookup is not None and paper_of(bm, lookup) is None
+    title = (
+        cell(bm.title or bm.paper_id, limit=title_room)
+        + Text(DERIVED if bm.title_derived else "", style="italic")
+        + Text(GONE if gone else "", style="italic dim")
+    )
+    title.truncate(title_room, overflow="ellipsis")
     return (
         cell(STATUS_LABELS[bm.status], style="bold" if bm.status == "reading" else ""),
-        # Cut so the authors column stays on a 120-column screen; Enter shows it whole.
-        cell(bm.title or bm.paper_id, limit=64)
-        + Text(DERIVED if bm.title_derived else "", style="italic")
-        + Text(GONE if gone else "", style="italic dim"),
-        cell(short_authors(bm.authors), limit=40),
+        title,
+        cell(short_authors(bm.authors), limit=authors_room),
         cell(bm.added_at[:10]),
     )
 
 
-def fill_list(table: DataTable[Text], bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> None:
+def fill_list(
+    table: DataTable[Text],
+    bookmarks: Sequence[Bookmark],
+    lookup: Lookup | None,
+    room: tuple[int, int] = (TITLE_ROOM, AUTHORS_ROOM),
+) -> None:
     """Fill ``table`` (columns :data:`COLUMNS`), one row per bookmark."""
     table.clear()
     for bm in bookmarks:
-        table.add_row(*row_cells(bm, lookup), key=bm.paper_id)
+        table.add_row(*row_cells(bm, lookup, room), key=bm.paper_id)
 
 
 def day_label(group: SessionGroup) -> str:

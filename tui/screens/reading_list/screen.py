@@ -31,7 +31,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from index_builder.model import Paper
@@ -49,6 +48,7 @@ from tui.screens.reading_list.rows import (
     row_cells,
 )
 from tui.screens.reading_list.sessions import Sessions, attempt
+from tui.screens.reading_list.watch import ChangeWatch
 
 SORTS = ("added", "title", "status", "time")
 FILTERS: tuple[str | None, ...] = (None, *STATUSES)
@@ -56,7 +56,7 @@ T = TypeVar("T")
 NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
 
 
-class ReadingListScreen(Screen[str | None]):
+class ReadingListScreen(ChangeWatch):
     """The bookmarks in a table, with their status, note, removal, undo and export."""
 
     DEFAULT_CSS = """
@@ -119,6 +119,7 @@ class ReadingListScreen(Screen[str | None]):
         self.table.focus()
         # Another process (a CLI call, a second window) may change the file meanwhile.
         self.set_interval(1.0, self.check_outside_changes)
+        self.watch_changes()
 
     def check_outside_changes(self) -> bool:
         """Reload when another process committed a change since the last read; True if so."""
@@ -144,7 +145,7 @@ class ReadingListScreen(Screen[str | None]):
             return
         self._seen_version = version
         self.bookmarks = rows
-        fill_list(table, rows, self.lookup)
+        fill_list(table, rows, self.lookup, self.room)
         ids = [b.paper_id for b in self.bookmarks]
         if current in ids:
             table.move_cursor(row=ids.index(current))
@@ -214,7 +215,7 @@ class ReadingListScreen(Screen[str | None]):
             self.reload(keep=new.paper_id)
             return
         self.bookmarks[ids.index(new.paper_id)] = new
-        for column, value in zip(COLUMNS, row_cells(new, self.lookup), strict=True):
+        for column, value in zip(COLUMNS, row_cells(new, self.lookup, self.room), strict=True):
             self.table.update_cell(new.paper_id, column, value)
         self._preview()
 
