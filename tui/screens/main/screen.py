@@ -20,7 +20,7 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from index_builder.model import Hit, Paper, SearchResult, SortKey
+from index_builder.model import Paper, SearchResult, SortKey
 from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
     from tui.services import Services
 
+BOOKMARKED = "is:bookmarked"
+"""The listing a paper opened from the reading list is shown in, when not listed."""
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
 QUICK_LOAD_S = 0.15
@@ -60,7 +62,9 @@ class MainScreen(Screen[None]):
         self._catalogue = catalogue
         self._open_index = index
         self.before_like: str | None = None
-        """The query to go back to from a ``like:`` listing (None when not in one)."""
+        """The query to go back to from a listing (``like:``, ``is:bookmarked``), or None."""
+        self.listing: str | None = None
+        """The query of that listing."""
         self.library = Library(
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
@@ -160,8 +164,9 @@ class MainScreen(Screen[None]):
         return self.library.marked
 
     def current_paper(self) -> Paper | None:
-        """The paper the keys act on: the one in the view (it follows the cursor)."""
-        return self.view.paper
+        """The paper the keys act on: the one highlighted in the list (the view shows it)."""
+        hit = self.results.current
+        return hit.paper if hit is not None else None
 
     def catalogue(self) -> PaperSource | None:
         """The loaded catalogue (None while it loads)."""
@@ -215,8 +220,8 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#search")
     def on_query_changed(self) -> None:
-        if not self.box.value.startswith("like:"):
-            self.before_like = None
+        if self.box.value != self.listing:
+            self.before_like = self.listing = None
         self.run_search()
 
     @on(Input.Submitted, "#search")
@@ -252,24 +257,46 @@ class MainScreen(Screen[None]):
         self.view.focus()
 
     def on_paper_view_open_paper(self, message: PaperView.OpenPaper) -> None:
-        self.pane.show(Hit(message.paper))
+        # A similar paper is in the like: listing of the paper shown.
+        shown = self.current_paper()
+        self.highlight(message.paper, like_query(shown.id) if shown is not None else "")
         self.view.focus()
 
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
         self.pane.open_url(message.url, message.label)
 
     def open_paper_id(self, paper_id: str) -> None:
-        """Move the cursor to the paper if it is listed, else show it in the view."""
-        listed = next((i for i, h in enumerate(self.results.hits) if h.paper.id == paper_id), None)
-        if listed is not None:
-            self.results.cursor = listed
-            self.results.focus()
-            return
+        """Highlight the paper chosen in the reading list (from the bookmarks if not listed)."""
         catalogue = self.catalogue()
         paper = catalogue.get(paper_id) if catalogue is not None else None
         if paper is not None:
-            self.pane.show(Hit(paper))
-            self.view.focus()
+            listed = self.highlight(paper, BOOKMARKED)
+            self.results.focus() if listed else self.view.focus()
+
+    def highlight(self, paper: Paper, listing: str) -> bool:
+        """Move the list's cursor to ``paper``; if it is not listed, list ``listing`` with it.
+
+        The list's cursor is the one "current paper": the view shows it and every key
+        acts on it. ``Backspace`` goes back to the query before the listing. True when
+        the paper was listed already.
+        """
+        listed = next((i for i, h in enumerate(self.results.hits) if h.paper.id == paper.id), None)
+        if listed is not None:
+            self.results.cursor = listed
+            return True
+        self.flow.pending = (listing, paper)
+        if self.box.value == listing:
+            self.run_search()
+        else:
+            self.show_listing(listing)
+        return False
+
+    def show_listing(self, query: str) -> None:
+        """List ``query`` in place of the user's query, which ``Backspace`` brings back."""
+        before = self.box.value if self.before_like is None else self.before_like
+        self.listing = query
+        self.box.value = query
+        self.before_like = before
 
     def bookmarks_changed(self) -> None:
         """Redraw the badges in the list and the view."""
@@ -312,15 +339,13 @@ class MainScreen(Screen[None]):
 
     def action_more_like_this(self) -> None:
         """Replace the list with the papers similar to the current one."""
-        hit = self.view.hit or self.results.current
-        if hit is None:
+        paper = self.current_paper()
+        if paper is None:
             return
         if self.searcher is None or not self.searcher.ready:
             self.notify("More like this needs the search index, which is still being built.")
             return
-        before = self.box.value if self.before_like is None else self.before_like
-        self.box.value = like_query(hit.paper.id)
-        self.before_like = before
+        self.show_listing(like_query(paper.id))
         self.remove_class("-reading")
         self.results.focus()
 
