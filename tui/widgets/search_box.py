@@ -1,4 +1,8 @@
-"""The search box: an Input that reports every change; the screen runs the queries."""
+"""The search box: an Input that reports every change; the screen runs the queries.
+
+``?`` typed into the empty box opens the help (as the placeholder says); typed
+after other text it is a character of the query.
+"""
 
 from __future__ import annotations
 
@@ -24,5 +28,11 @@ class SearchBox(Input):
         if event.character == "/" and not self.value:
             event.stop()
             event.prevent_default()
+            return
+        # The placeholder promises "? for help": in an empty box "?" opens it.
+        if event.character == "?" and not self.value:
+            event.stop()
+            event.prevent_default()
+            await self.run_action("app.help")
             return
         await super()._on_key(event)

@@ -384,6 +384,32 @@ class MainScreen(Screen[None]):
         if (paper := self.current_paper()) is not None:
             self.pane.open_code(paper)
 
+    def action_open_pdf(self) -> None:
+        """Open the paper's PDF on OpenReview in a browser."""
+        if (paper := self.current_paper()) is not None:
+            self.pane.open_pdf(paper)
+
+    def action_more_by_author(self) -> None:
+        """List the papers of the current paper's first author (Backspace goes back)."""
+        paper = self.current_paper()
+        if paper is None:
+            return
+        name = next((a.replace('"', " ").strip() for a in paper.authors if a.strip()), "")
+        if not name:
+            self.notify("No author named for this paper.")
+            return
+        self.show_listing(f'author:"{name}"')
+        self.remove_class("-reading")
+        self.results.focus()
+
+    def action_export_reading_list(self) -> None:
+        """Open the reading list with its export dialog."""
+        self.library.open_reading_list(self.catalogue(), start="export")
+
+    def action_planner(self) -> None:
+        """Open the reading list's sessions view: bookmarks by day and session."""
+        self.library.open_reading_list(self.catalogue(), start="sessions")
+
     def action_toggle_bookmark(self) -> None:
         """Bookmark the current paper, or remove its bookmark."""
         if (paper := self.current_paper()) is not None:
