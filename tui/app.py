@@ -147,13 +147,6 @@ class PaperScopeApp(App[int]):
                 self._unnotify(old, refresh=False)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
-    def action_help_quit(self) -> None:
-        """``Ctrl+C`` does not quit: say which keys do (plain text, never markup)."""
-        quit_keys = [*self.keymap.get("quit", "q").split(","), "ctrl+q"]
-        keys = [self.get_key_display(Binding(k.strip(), "quit")) for k in quit_keys if k.strip()]
-        shown = " or ".join(dict.fromkeys(keys))
-        self.notify(f"Press {shown} to quit PaperScope.", title="Do you want to quit?")
-
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's palette commands, without its Quit (the app's own Quit is listed)."""
         for command in super().get_system_commands(screen):

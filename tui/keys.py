@@ -102,9 +102,16 @@ class ActionCommands(Provider):
     def _commands(self) -> Iterator[tuple[str, str, partial[Any]]]:
         app = self.app
         keymap = getattr(app, "keymap", {})
+        merged: dict[tuple[int, str], tuple[DOMNode, KeyEntry]] = {}
         for node, entry in shown_entries(app, self.screen, keymap):
             if entry.action.startswith("command_palette") or not enabled(node, entry.action):
                 continue
+            # One action under two ids (q and Ctrl+C both quit) is one command.
+            old = merged.get((id(node), entry.action))
+            if old is not None:
+                entry = replace(old[1], keys=(*old[1].keys, *entry.keys))
+            merged[(id(node), entry.action)] = (node, entry)
+        for node, entry in merged.values():
             # The palette reads help as markup: escape it, or a key such as "/"
             # would make "[/]" and a tooltip could style itself.
             help_text = escape(f"{entry.tooltip}  ({' / '.join(entry.keys)})")

@@ -25,6 +25,7 @@ from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
+from tui.screens.main.listings import BOOKMARKED, Listings, author_query
 from tui.screens.main.search_flow import SearchDone as Done
 from tui.screens.main.search_flow import SearchFlow
 from tui.searching import PaperSource, Searcher, like_query
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
     from tui.services import Services
 
-BOOKMARKED = "is:bookmarked"
-"""The listing a paper opened from the reading list is shown in, when not listed."""
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
 QUICK_LOAD_S = 0.15
@@ -61,10 +60,6 @@ class MainScreen(Screen[None]):
         self.services = services
         self._catalogue = catalogue
         self._open_index = index
-        self.before_like: str | None = None
-        """The query to go back to from a listing (``like:``, ``is:bookmarked``), or None."""
-        self.listing: str | None = None
-        """The query of that listing."""
         self.library = Library(
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
@@ -75,6 +70,7 @@ class MainScreen(Screen[None]):
             loaded=self.library.load,
             indexed=lambda: self.pane.find_similar(),
         )
+        self.listings = Listings(self, self.flow)
         self.pane = PaperPane(
             self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
         )
@@ -220,8 +216,7 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#search")
     def on_query_changed(self) -> None:
-        if self.box.value != self.listing:
-            self.before_like = self.listing = None
+        self.listings.changed(self.box.value)
         self.run_search()
 
     @on(Input.Submitted, "#search")
@@ -259,7 +254,7 @@ class MainScreen(Screen[None]):
     def on_paper_view_open_paper(self, message: PaperView.OpenPaper) -> None:
         # A similar paper is in the like: listing of the paper shown.
         shown = self.current_paper()
-        self.highlight(message.paper, like_query(shown.id) if shown is not None else "")
+        self.listings.highlight(message.paper, like_query(shown.id) if shown is not None else "")
         self.view.focus()
 
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
@@ -270,33 +265,8 @@ class MainScreen(Screen[None]):
         catalogue = self.catalogue()
         paper = catalogue.get(paper_id) if catalogue is not None else None
         if paper is not None:
-            listed = self.highlight(paper, BOOKMARKED)
+            listed = self.listings.highlight(paper, BOOKMARKED)
             self.results.focus() if listed else self.view.focus()
-
-    def highlight(self, paper: Paper, listing: str) -> bool:
-        """Move the list's cursor to ``paper``; if it is not listed, list ``listing`` with it.
-
-        The list's cursor is the one "current paper": the view shows it and every key
-        acts on it. ``Backspace`` goes back to the query before the listing. True when
-        the paper was listed already.
-        """
-        listed = next((i for i, h in enumerate(self.results.hits) if h.paper.id == paper.id), None)
-        if listed is not None:
-            self.results.cursor = listed
-            return True
-        self.flow.pending = (listing, paper)
-        if self.box.value == listing:
-            self.run_search()
-        else:
-            self.show_listing(listing)
-        return False
-
-    def show_listing(self, query: str) -> None:
-        """List ``query`` in place of the user's query, which ``Backspace`` brings back."""
-        before = self.box.value if self.before_like is None else self.before_like
-        self.listing = query
-        self.box.value = query
-        self.before_like = before
 
     def bookmarks_changed(self) -> None:
         """Redraw the badges in the list and the view."""
@@ -309,7 +279,7 @@ class MainScreen(Screen[None]):
         if action == "accept_suggestion":
             return self.query_one(DidYouMean).suggestion is not None
         if action == "leave_like":
-            return self.before_like is not None and self.focused is self.results
+            return self.listings.before is not None and self.focused is self.results
         return True
 
     def action_focus_search(self) -> None:
@@ -326,9 +296,8 @@ class MainScreen(Screen[None]):
         self.results.focus()
 
     def action_leave_like(self) -> None:
-        """Return from a like: listing to the query before it."""
-        if self.before_like is not None:
-            self.box.value, self.before_like = self.before_like, None
+        """Return from a listing (like:, author:, is:bookmarked) to the query before it."""
+        self.listings.leave()
 
     def action_accept_suggestion(self) -> None:
         """Search for the "did you mean" suggestion."""
@@ -345,7 +314,7 @@ class MainScreen(Screen[None]):
         if self.searcher is None or not self.searcher.ready:
             self.notify("More like this needs the search index, which is still being built.")
             return
-        self.show_listing(like_query(paper.id))
+        self.listings.show(like_query(paper.id))
         self.remove_class("-reading")
         self.results.focus()
 
@@ -369,8 +338,7 @@ class MainScreen(Screen[None]):
             self.results.focus()
 
     def on_facet_panel_chosen(self, message: FacetPanel.Chosen) -> None:
-        base = "" if self.before_like is not None else self.box.value.strip()
-        self.before_like = None
+        base = self.listings.base()
         if message.query not in base.split():
             self.box.value = f"{base} {message.query}".strip()
 
@@ -394,11 +362,11 @@ class MainScreen(Screen[None]):
         paper = self.current_paper()
         if paper is None:
             return
-        name = next((a.replace('"', " ").strip() for a in paper.authors if a.strip()), "")
-        if not name:
+        query = author_query(paper)
+        if query is None:
             self.notify("No author named for this paper.")
             return
-        self.show_listing(f'author:"{name}"')
+        self.listings.show(query)
         self.remove_class("-reading")
         self.results.focus()
 
