@@ -166,6 +166,7 @@ async def test_at_80x24_the_picker_shows_every_line_and_its_keys() -> None:
         authors=("RuiKang OuYang", "Louis Grenioux", "Jose Miguel Hernandez-Lobato"),
         openreview_url="https://openreview.net/forum?id=RVPqygyGRu",
         event_id=2,
+        venue="ICML 2026",
     )
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
