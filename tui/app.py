@@ -18,12 +18,13 @@ BINDINGS (app-wide):
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, NoReturn
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from tui.config import Config, load_config, save_theme
 from tui.loading import Preload
@@ -113,8 +114,8 @@ class PaperScopeApp(App[int]):
     def on_mount(self) -> None:
         self.set_keymap(self.config.keymap)
         self.push_screen(MainScreen(self.services, self.preload, self.ctx.index))
-        for problem in self.config.problems:
-            self.notify(problem, title="Config", severity="warning")
+        if self.config.problems:
+            self.notify("\n".join(self.config.problems), title="Config", severity="warning")
 
     def watch_theme(self, theme: str) -> None:
         if self.config.path is None or theme == self.config.theme:
@@ -138,9 +139,19 @@ class PaperScopeApp(App[int]):
 
         Messages quote data (URLs, titles, file paths, error text); read as markup,
         ``[@click=app.quit]`` in a URL would become a live link. ``markup`` is accepted
-        for Textual's callers and ignored.
+        for Textual's callers and ignored. A new toast replaces the ones before it
+        (eight bookmarks make one toast, not eight); an error stays until it times out.
         """
+        for old in list(self._notifications):
+            if old.severity != "error":
+                self._unnotify(old, refresh=False)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's palette commands, without its Quit (the app's own Quit is listed)."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Quit":
+                yield command
 
     def copy_and_report(self, text: str, what: str) -> None:
         """Copy ``text`` in a worker; say how it went, or show it to select by hand."""

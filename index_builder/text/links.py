@@ -104,3 +104,23 @@ def is_code_url(url: str) -> bool:
     if host in {"codeberg.org", "huggingface.co", "anonymous.4open.science"}:
         return True
     return host.startswith("gitlab.") or host.endswith(("sourceforge.net", "sourceforge.io"))
+
+
+def openreview_pdf(forum_url: str) -> str | None:
+    """The PDF address of an OpenReview forum page (``/forum?id=X`` -> ``/pdf?id=X``).
+
+    None unless ``forum_url`` is an http(s) OpenReview forum address with an id.
+    """
+    from urllib.parse import parse_qs, quote
+
+    parts = urlsplit(forum_url.strip())
+    host = (parts.hostname or "").lower()
+    if parts.scheme.lower() not in ("http", "https") or host not in (
+        "openreview.net",
+        "www.openreview.net",
+    ):
+        return None
+    ids = parse_qs(parts.query).get("id", [])
+    if parts.path.rstrip("/") != "/forum" or len(ids) != 1 or not ids[0].strip():
+        return None
+    return f"https://openreview.net/pdf?id={quote(ids[0].strip(), safe='')}"

@@ -155,3 +155,29 @@ async def test_copy_and_report_notifies_when_the_system_clipboard_works(
         assert copied == ["the text"] and outcome.native
         assert not isinstance(app.screen, CopyFallback)
         assert [n.message for n in app._notifications] == [outcome.message]
+
+
+async def test_at_80x24_the_picker_shows_every_line_and_its_keys() -> None:
+    long_title = "A Diffusive Classification Loss for Learning Energy-based Generative Models"
+    paper = Paper(
+        id="p2",
+        title=long_title,
+        title_raw=long_title,
+        authors=("RuiKang OuYang", "Louis Grenioux", "Jose Miguel Hernandez-Lobato"),
+        openreview_url="https://openreview.net/forum?id=RVPqygyGRu",
+        event_id=2,
+        venue="ICML 2026",
+    )
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(CitationPicker(paper), callback=app.keep)
+        await pilot.pause()
+        await pilot.pause()
+        picker = app.screen.query_one("#picker")
+        shown = picker.content_region
+        for part in ("#picker-title", "#styles", "#preview-box", "#picker-help"):
+            region = app.screen.query_one(part).region
+            assert shown.contains_region(region), f"{part} is cut off at 80x24"
+        box = app.screen.query_one("#preview-box")
+        assert box.max_scroll_y == 0, "the whole BibTeX entry is on screen"
+        assert app.screen.query_one("#preview", Static).region.height >= 12

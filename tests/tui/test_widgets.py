@@ -90,7 +90,7 @@ def test_only_web_links_are_offered() -> None:
         assert not is_web_link(bad)
     labels = [label for label, _ in paper_links(HAND_MADE[3])]
     assert labels == [], "a javascript: code link is dropped"
-    assert [label for label, _ in paper_links(HAND_MADE[2])] == ["OpenReview", "Code"]
+    assert [label for label, _ in paper_links(HAND_MADE[2])] == ["OpenReview", "PDF", "Code"]
 
 
 def test_places_name_rooms_and_boards_from_a_feed() -> None:

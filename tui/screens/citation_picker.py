@@ -23,6 +23,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -37,6 +38,10 @@ CHOICES: tuple[tuple[str, str, str], ...] = (
     ("p", "plain", "Plain text"),
 )
 """(letter, style, label) for each choice, in the order shown."""
+PREVIEW_LINES = 16
+"""The preview's height at most; a longer citation scrolls."""
+CHROME_LINES = 9
+"""Rows around the preview: frame 2, title 1, the choices, the preview's rule 1, keys 1."""
 
 
 class CitationPicker(ModalScreen[str | None]):
@@ -51,19 +56,18 @@ class CitationPicker(ModalScreen[str | None]):
         align: center middle;
     }
     CitationPicker > #picker {
-        width: 90%;
+        width: 96%;
         max-width: 110;
         height: auto;
-        max-height: 90%;
+        max-height: 100%;
         border: round $primary;
         background: $surface;
         padding: 0 1;
     }
     CitationPicker #picker-title {
         text-style: bold;
-        padding-bottom: 1;
     }
-    CitationPicker OptionList {
+    CitationPicker OptionList, CitationPicker OptionList:focus {
         height: auto;
         border: none;
     }
@@ -71,7 +75,6 @@ class CitationPicker(ModalScreen[str | None]):
         height: auto;
         max-height: 16;
         border-top: solid $primary 50%;
-        margin-top: 1;
     }
     CitationPicker #picker-help {
         color: $text-muted;
@@ -114,6 +117,11 @@ class CitationPicker(ModalScreen[str | None]):
             yield Static(
                 Text("b a m p pick · ↑↓ preview · enter pick · escape cancel"), id="picker-help"
             )
+
+    def on_resize(self, event: Resize) -> None:
+        # The preview gives way on a short terminal: the keys line stays on screen.
+        box = self.query_one("#preview-box")
+        box.styles.max_height = max(3, min(PREVIEW_LINES, event.size.height - CHROME_LINES))
 
     def on_mount(self) -> None:
         options = self.query_one("#styles", OptionList)

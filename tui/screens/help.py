@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.table import Table
@@ -12,13 +13,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from tui.keys import action_nodes, key_entries
+from tui.keys import KeyEntry, shown_entries
 
 QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("diffusion language", "both words (AND); the last word also matches as a prefix"),
     ("transformer OR attention", "either word"),
     ('"optimal transport" NOT diffusion', "a phrase, without a word"),
     ('author:"Zi Wang"', "a field: title, author, abstract, topic, institution"),
+    ('session:"Poster Session 1"', "papers in one session (what the session facet inserts)"),
+    ('area:"Deep Learning"', "papers in one topic area (what the topic facet inserts)"),
     ("is:oral  is:spotlight", "orals, spotlights"),
     ("has:abstract  has:code", "papers with an abstract, with a code link"),
     ("is:bookmarked", "papers in your reading list"),
@@ -26,6 +29,16 @@ QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("robustnes~", "fuzzy: words spelled nearly so"),
     ("like:64393", "papers similar to paper 64393 (what m shows)"),
 )
+
+
+def merged_rows(
+    entries: Iterable[KeyEntry],
+) -> list[tuple[tuple[str, ...], list[KeyEntry]]]:
+    """One row per set of keys: two bindings of one key (``tab``) share a row."""
+    rows: dict[tuple[str, ...], list[KeyEntry]] = {}
+    for entry in entries:
+        rows.setdefault(entry.keys, []).append(entry)
+    return list(rows.items())
 
 
 class HelpScreen(ModalScreen[None]):
@@ -44,7 +57,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
-            yield Static(Text("PaperScope keys", style="bold"), classes="help-title")
+            yield Static(
+                Text("PaperScope keys (the last column: the id to remap it by)", style="bold"),
+                classes="help-title",
+            )
             yield Static(self._keys_table(), id="help-keys")
             yield Static(Text("Query syntax", style="bold"), classes="help-title")
             yield Static(self._syntax_table(), id="help-syntax")
@@ -55,17 +71,23 @@ class HelpScreen(ModalScreen[None]):
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         table.add_column(style="dim")
+        table.add_column(style="italic")
         keymap = getattr(self.app, "keymap", {})
-        for _node, bindings in action_nodes(self.app, self.below):
-            for entry in key_entries(self.app, bindings, keymap):
-                table.add_row(
-                    Text(" / ".join(entry.keys)), Text(entry.description), Text(entry.tooltip)
-                )
+        for keys, entries in merged_rows(
+            e for _n, e in shown_entries(self.app, self.below, keymap)
+        ):
+            table.add_row(
+                Text(" / ".join(keys)),
+                Text(", else ".join(e.description for e in entries)),
+                Text("; ".join(e.tooltip for e in entries)),
+                Text(" / ".join(e.binding_id for e in entries)),
+            )
         palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette")
         table.add_row(
             Text(self.app.get_key_display(palette)),
             Text("Command palette"),
             Text("Every action by name, with its key"),
+            Text(""),
         )
         return table
 

@@ -15,12 +15,14 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from index_builder.model import Hit, Paper
+from index_builder.text.links import openreview_pdf
 from index_builder.venues import DEFAULT as DEFAULT_VENUE
 from tui.widgets.paper_text import (
     badges,
@@ -43,8 +45,9 @@ def is_web_link(url: str) -> bool:
 
 
 def paper_links(paper: Paper) -> list[tuple[str, str]]:
-    """(label, url) for the paper's web links: OpenReview, virtual site, then code."""
-    found = [("OpenReview", paper.openreview_url), ("Virtual site", paper.url)]
+    """(label, url) for the paper's web links: OpenReview, its PDF, virtual site, then code."""
+    pdf = openreview_pdf(paper.openreview_url) if paper.openreview_url else None
+    found = [("OpenReview", paper.openreview_url), ("PDF", pdf or ""), ("Virtual site", paper.url)]
     found += [("Code", url) for url in paper.code_urls]
     return [(label, url) for label, url in found if url and is_web_link(url)]
 
@@ -89,7 +92,19 @@ class PaperView(VerticalScroll, can_focus=True):
     PaperView #similar { height: auto; border: none; padding: 0; background: $surface; }
     """
 
-    BINDINGS: ClassVar[list] = []
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "j",
+            "scroll_down",
+            "Scroll down",
+            show=False,
+            tooltip="Scroll the paper down",
+            id="view_down",
+        ),
+        Binding(
+            "k", "scroll_up", "Scroll up", show=False, tooltip="Scroll the paper up", id="view_up"
+        ),
+    ]
 
     class LinkChosen(Message):
         """The user clicked link ``url`` (labelled ``label``)."""

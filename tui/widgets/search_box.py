@@ -3,6 +3,8 @@
 Up recalls the previous query of the search history, Down the next one (and past the
 newest, the text typed before); Down when not stepping through the history is left
 to the screen (it moves to the result list).
+``?`` typed into the empty box opens the help (as the placeholder says); typed
+after other text it is a character of the query.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ class SearchBox(Input):
         if event.character == "/" and not self.value:
             event.stop()
             event.prevent_default()
+            return
+        # The placeholder promises "? for help": in an empty box "?" opens it.
+        if event.character == "?" and not self.value:
+            event.stop()
+            event.prevent_default()
+            await self.run_action("app.help")
             return
         if event.key == "up":
             event.stop()

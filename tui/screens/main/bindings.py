@@ -4,11 +4,15 @@
 |---------|-----------------|------------------------------------------------|
 | /       | search          | focus the search box                           |
 | escape  | back            | back to the list (leave like:/reading view)    |
+| ⌫       | leave_like      | back to the query before a listing             |
 | tab     | did_you_mean    | search for the "did you mean" suggestion       |
 | m       | more_like_this  | list the papers similar to the current one     |
 | s       | sort            | cycle relevance → title → time                 |
 | f       | facets          | show or hide the facet counts                  |
 | o / O   | open_page/code  | open the paper's page / its code in a browser  |
+| P       | open_pdf        | open the paper's PDF on OpenReview             |
+| a       | more_by_author  | search for the first author's papers           |
+| e / p   | export / planner | the reading list's export / its sessions view |
 | b / B   | bookmark / reading_list | toggle bookmark / open the reading list |
 | y / Y   | cite / cite_format | copy the default citation / pick a format   |
 """
@@ -20,7 +24,14 @@ from textual.binding import Binding, BindingType
 MAIN_BINDINGS: list[BindingType] = [
     Binding("slash", "focus_search", "Search", tooltip="Type a query", id="search"),
     Binding("escape", "back", "Back", tooltip="Back to the result list", id="back"),
-    Binding("backspace", "leave_like", "Back", show=False, tooltip="Leave like:", id="leave_like"),
+    Binding(
+        "backspace",
+        "leave_like",
+        "Leave listing",
+        show=False,
+        tooltip="Back to the query before like:, author: or is:bookmarked",
+        id="leave_like",
+    ),
     Binding(
         "tab",
         "accept_suggestion",
@@ -52,6 +63,22 @@ MAIN_BINDINGS: list[BindingType] = [
         "O", "open_code", "Open code", show=False, tooltip="Open the paper's code", id="open_code"
     ),
     Binding(
+        "P",
+        "open_pdf",
+        "Open PDF",
+        show=False,
+        tooltip="Open the paper's PDF on OpenReview",
+        id="open_pdf",
+    ),
+    Binding(
+        "a",
+        "more_by_author",
+        "More by author",
+        show=False,
+        tooltip="Papers by the first author",
+        id="more_by_author",
+    ),
+    Binding(
         "b",
         "toggle_bookmark",
         "Bookmark",
@@ -69,6 +96,22 @@ MAIN_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Pick a citation format",
         id="cite_format",
+    ),
+    Binding(
+        "e",
+        "export_reading_list",
+        "Export reading list",
+        show=False,
+        tooltip="BibTeX, Markdown, CSV, JSON or .ics",
+        id="export",
+    ),
+    Binding(
+        "p",
+        "planner",
+        "Planner",
+        show=False,
+        tooltip="Your bookmarks by day and session, clashes marked",
+        id="planner",
     ),
 ]
 """Every key of the main screen, in the order the footer and the help show them."""

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from index_builder.model import Hit, Paper
+from index_builder.text.links import openreview_pdf
 from tui.widgets.paper_view import PaperView
 
 if TYPE_CHECKING:
@@ -92,6 +93,14 @@ class PaperPane:
             self.open_url(url, "paper page")
         else:
             self._screen.notify("No page for this paper.")
+
+    def open_pdf(self, paper: Paper) -> None:
+        """Open the paper's PDF on OpenReview (derived from its forum page) in a browser."""
+        pdf = openreview_pdf(paper.openreview_url) if paper.openreview_url else None
+        if pdf:
+            self.open_url(pdf, "PDF")
+        else:
+            self._screen.notify("No OpenReview PDF for this paper.")
 
     def open_code(self, paper: Paper) -> None:
         """Open the paper's first code link in a browser."""

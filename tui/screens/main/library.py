@@ -76,8 +76,12 @@ class Library:
             "Added to the reading list." if added else "Removed from the reading list."
         )
 
-    def open_reading_list(self, catalogue: PaperSource | None) -> None:
-        """Open the reading list screen; back from it, open the paper chosen there."""
+    def open_reading_list(self, catalogue: PaperSource | None, start: str | None = None) -> None:
+        """Open the reading list screen; back from it, open the paper chosen there.
+
+        ``start``: ``"export"`` or ``"sessions"`` to open the export dialog or the
+        sessions view at once.
+        """
         from tui.screens.reading_list.screen import ReadingListScreen
 
         store = self._services.reading_list()
@@ -85,9 +89,9 @@ class Library:
             self._screen.notify("The reading list cannot be opened.", severity="error")
             return
         screen = (
-            ReadingListScreen(store, catalogue.get, papers=lambda: catalogue.papers)
+            ReadingListScreen(store, catalogue.get, papers=lambda: catalogue.papers, start=start)
             if catalogue is not None
-            else ReadingListScreen(store)
+            else ReadingListScreen(store, start=start)
         )
         self._screen.app.push_screen(screen, self._back_from_reading_list)
 

@@ -20,13 +20,14 @@ from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from index_builder.model import Hit, Paper, SearchResult, SortKey
+from index_builder.model import Paper, SearchResult, SortKey
 from tui.history import FILE_NAME as HISTORY_FILE
 from tui.history import SearchHistory
 from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
+from tui.screens.main.listings import BOOKMARKED, Listings, author_query
 from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
 from tui.searching import PaperSource, Searcher, like_query
@@ -61,8 +62,6 @@ class MainScreen(Screen[None]):
         self.services = services
         self._catalogue = catalogue
         self._open_index = index
-        self.before_like: str | None = None
-        """The query to go back to from a ``like:`` listing (None when not in one)."""
         self.library = Library(
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
@@ -73,6 +72,7 @@ class MainScreen(Screen[None]):
             loaded=self.library.load,
             indexed=lambda: self.pane.find_similar(),
         )
+        self.listings = Listings(self, self.flow)
         self.pane = PaperPane(
             self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
         )
@@ -163,8 +163,9 @@ class MainScreen(Screen[None]):
         return self.library.marked
 
     def current_paper(self) -> Paper | None:
-        """The paper the keys act on: the one in the view (it follows the cursor)."""
-        return self.view.paper
+        """The paper the keys act on: the one highlighted in the list (the view shows it)."""
+        hit = self.results.current
+        return hit.paper if hit is not None else None
 
     def catalogue(self) -> PaperSource | None:
         """The loaded catalogue (None while it loads)."""
@@ -218,8 +219,7 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#search")
     def on_query_changed(self) -> None:
-        if not self.box.value.startswith("like:"):
-            self.before_like = None
+        self.listings.changed(self.box.value)
         self.run_search()
 
     @on(Input.Submitted, "#search")
@@ -263,24 +263,21 @@ class MainScreen(Screen[None]):
         self.view.focus()
 
     def on_paper_view_open_paper(self, message: PaperView.OpenPaper) -> None:
-        self.pane.show(Hit(message.paper))
+        # A similar paper is in the like: listing of the paper shown.
+        shown = self.current_paper()
+        self.listings.highlight(message.paper, like_query(shown.id) if shown is not None else "")
         self.view.focus()
 
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
         self.pane.open_url(message.url, message.label)
 
     def open_paper_id(self, paper_id: str) -> None:
-        """Move the cursor to the paper if it is listed, else show it in the view."""
-        listed = next((i for i, h in enumerate(self.results.hits) if h.paper.id == paper_id), None)
-        if listed is not None:
-            self.results.cursor = listed
-            self.results.focus()
-            return
+        """Highlight the paper chosen in the reading list (from the bookmarks if not listed)."""
         catalogue = self.catalogue()
         paper = catalogue.get(paper_id) if catalogue is not None else None
         if paper is not None:
-            self.pane.show(Hit(paper))
-            self.view.focus()
+            listed = self.listings.highlight(paper, BOOKMARKED)
+            self.results.focus() if listed else self.view.focus()
 
     def bookmarks_changed(self) -> None:
         """Redraw the badges in the list and the view."""
@@ -293,7 +290,7 @@ class MainScreen(Screen[None]):
         if action == "accept_suggestion":
             return self.query_one(DidYouMean).suggestion is not None
         if action == "leave_like":
-            return self.before_like is not None and self.focused is self.results
+            return self.listings.before is not None and self.focused is self.results
         return True
 
     def action_focus_search(self) -> None:
@@ -310,9 +307,8 @@ class MainScreen(Screen[None]):
         self.results.focus()
 
     def action_leave_like(self) -> None:
-        """Return from a like: listing to the query before it."""
-        if self.before_like is not None:
-            self.box.value, self.before_like = self.before_like, None
+        """Return from a listing (like:, author:, is:bookmarked) to the query before it."""
+        self.listings.leave()
 
     def action_accept_suggestion(self) -> None:
         """Search for the "did you mean" suggestion."""
@@ -323,15 +319,13 @@ class MainScreen(Screen[None]):
 
     def action_more_like_this(self) -> None:
         """Replace the list with the papers similar to the current one."""
-        hit = self.view.hit or self.results.current
-        if hit is None:
+        paper = self.current_paper()
+        if paper is None:
             return
         if self.searcher is None or not self.searcher.ready:
             self.notify("More like this needs the search index, which is still being built.")
             return
-        before = self.box.value if self.before_like is None else self.before_like
-        self.box.value = like_query(hit.paper.id)
-        self.before_like = before
+        self.listings.show(like_query(paper.id))
         self.remove_class("-reading")
         self.results.focus()
 
@@ -355,8 +349,7 @@ class MainScreen(Screen[None]):
             self.results.focus()
 
     def on_facet_panel_chosen(self, message: FacetPanel.Chosen) -> None:
-        base = "" if self.before_like is not None else self.box.value.strip()
-        self.before_like = None
+        base = self.listings.base()
         if message.query not in base.split():
             self.box.value = f"{base} {message.query}".strip()
 
@@ -369,6 +362,32 @@ class MainScreen(Screen[None]):
         """Open the paper's first code link in a browser."""
         if (paper := self.current_paper()) is not None:
             self.pane.open_code(paper)
+
+    def action_open_pdf(self) -> None:
+        """Open the paper's PDF on OpenReview in a browser."""
+        if (paper := self.current_paper()) is not None:
+            self.pane.open_pdf(paper)
+
+    def action_more_by_author(self) -> None:
+        """List the papers of the current paper's first author (Backspace goes back)."""
+        paper = self.current_paper()
+        if paper is None:
+            return
+        query = author_query(paper)
+        if query is None:
+            self.notify("No author named for this paper.")
+            return
+        self.listings.show(query)
+        self.remove_class("-reading")
+        self.results.focus()
+
+    def action_export_reading_list(self) -> None:
+        """Open the reading list with its export dialog."""
+        self.library.open_reading_list(self.catalogue(), start="export")
+
+    def action_planner(self) -> None:
+        """Open the reading list's sessions view: bookmarks by day and session."""
+        self.library.open_reading_list(self.catalogue(), start="sessions")
 
     def action_toggle_bookmark(self) -> None:
         """Bookmark the current paper, or remove its bookmark."""

@@ -20,7 +20,7 @@ from textual.worker import get_current_worker
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
 
-from index_builder.model import SearchResult, SortKey
+from index_builder.model import Hit, Paper, SearchResult, SortKey
 from tui.loading import Loader
 from tui.searching import LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
@@ -83,6 +83,8 @@ class SearchFlow:
         self.sort: SortKey = "relevance"
         self.result: SearchResult | None = None
         self.index_failed = False
+        self.pending: tuple[str, Paper] | None = None
+        """(query, paper): highlight the paper in that query's answer (at the top if not in it)."""
 
     @property
     def status(self) -> StatusBar:
@@ -231,9 +233,17 @@ class SearchFlow:
         current = results.current
         if previous is not None and previous.query == message.query and results.cursor > 0:
             keep = current.paper.id if current is not None else None
+        hits = message.result.hits
+        if self.pending is not None and self.pending[0] == message.query:
+            # The paper the user opened is the one highlighted, listed or not.
+            paper = self.pending[1]
+            keep, self.pending = paper.id, None
+            if not any(h.paper.id == keep for h in hits):
+                hits = (Hit(paper), *hits)
         query = message.query.strip()
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
-        results.set_hits(message.result.hits, keep=keep, total=message.result.total)
+        total = max(message.result.total, len(hits))
+        results.set_hits(hits, keep=keep, total=total)
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)

@@ -90,6 +90,7 @@ class ReadingListScreen(ChangeWatch):
         *,
         papers: Sequence[Paper] | Callable[[], Sequence[Paper]] = (),
         export_dir: Path | None = None,
+        start: str | None = None,
     ) -> None:
         super().__init__()
         self.store = store
@@ -102,6 +103,8 @@ class ReadingListScreen(ChangeWatch):
         self.removed: list[Bookmark] = []
         self.sessions = Sessions(self, store, lookup)
         self._seen_version: int | None = None
+        self._start = start
+        """``"export"`` or ``"sessions"``: what to open once shown (the main screen's e, p)."""
 
     def compose(self) -> ComposeResult:
         """Header line, the list and the sessions view, the note preview, the footer."""
@@ -120,6 +123,10 @@ class ReadingListScreen(ChangeWatch):
         # Another process (a CLI call, a second window) may change the file meanwhile.
         self.set_interval(1.0, self.check_outside_changes)
         self.watch_changes()
+        if self._start == "export":
+            self.action_export()
+        elif self._start == "sessions":
+            self.sessions.toggle()
 
     def check_outside_changes(self) -> bool:
         """Reload when another process committed a change since the last read; True if so."""
