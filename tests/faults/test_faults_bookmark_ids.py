@@ -85,7 +85,7 @@ def test_remove_by_alias_removes_the_paper_not_a_neighbour(
     home, sources, abstract_id = twins
     out = ok(cli(home, sources, "reading-list", "list", "--json"))
     [merged] = json.loads(out)  # list merges the twins: one bookmark, both notes
-    assert merged["id"] == ROW
+    assert merged["paper_id"] == ROW
     assert merged["note"] == "row note\n\nabstract note"
     assert merged["status"] == "reading"  # the more advanced of to-read and reading
     assert abstract_id in merged["aliases"]
@@ -127,7 +127,7 @@ def test_a_source_cannot_take_over_another_papers_id(tmp_path: Path) -> None:
     evil.write_text(json.dumps([{"id": "64038", "title": "Evil", "url": "https://evil.example/"}]))
     done = cli(home, [rows, evil], "reading-list", "list", "--json")
     [bm] = json.loads(ok(done))
-    assert bm["id"] == "64038" and bm["title"] == TITLE and "evil" not in bm["url"]
+    assert bm["paper_id"] == "64038" and bm["title"] == TITLE and "evil" not in bm["url"]
     searched = cli(home, [rows, evil], "search", "--json", "Evil")
     assert "evil.json" in searched.stderr and "64038" in searched.stderr  # the clash is named
     evil_id = json.loads(ok(searched))

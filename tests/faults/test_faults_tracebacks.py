@@ -68,7 +68,7 @@ def test_import_nested_too_deep_and_lone_surrogate(
         assert done.returncode == 1
         assert "Traceback" not in done.stderr and path.name in done.stderr
     listed = run(home, [*argv, "reading-list", "list", "--json"])
-    assert sorted(b["id"] for b in json.loads(listed.stdout)) == sorted(TIMES)
+    assert sorted(b["paper_id"] for b in json.loads(listed.stdout)) == sorted(TIMES)
     assert db.exists()
 
 
