@@ -25,6 +25,10 @@ class Context:
     paths: Paths
     extra_sources: list[Path] = field(default_factory=list)
     use_bundled: bool = True
+    timezone: str | None = None
+    """The zone setting given for this run (``--timezone``); None: the config's."""
+    zone_problem: str = ""
+    """Why the config's ``timezone`` was refused ('' when it was not), once it is read."""
     _catalogue: Catalogue | None = field(default=None, repr=False)
     _index: SearchIndex | None = field(default=None, repr=False)
 
@@ -33,6 +37,15 @@ class Context:
         """Every source of this run: the bundled ones first, then ``--source`` files."""
         bundled = bundled_sources() if self.use_bundled else []
         return [*bundled, *self.extra_sources]
+
+    def zone_setting(self) -> str:
+        """``venue``, ``local`` or an IANA name: ``--timezone``, else the config's, else venue."""
+        if self.timezone is None:
+            from tui.config import load_config
+
+            config = load_config(self.paths.config_file)
+            self.timezone, self.zone_problem = config.timezone, config.timezone_problem
+        return self.timezone
 
     def catalogue(self, on_cold: Callable[[], None] | None = None) -> Catalogue:
         """The merged catalogue (loaded once; cached on disk between runs).

@@ -11,7 +11,8 @@ import time
 from typing import Any
 
 from index_builder.model import Paper, SearchResult
-from tui.cli.common import add_subparser
+from index_builder.times import event_kind, event_line, paper_events
+from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.context import Context
 
@@ -127,7 +128,7 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         ("Institutions", "; ".join(paper.institutions)),
         ("Type", paper.kind),
         ("Topic", paper.topic),
-        ("Session", " ".join(x for x in (paper.session, paper.starts_at) if x)),
+        *event_rows(paper, zone_setting(ctx)),
         ("OpenReview", paper.openreview_url),
         ("Page", paper.url),
         ("Code", " ".join(paper.code_urls)),
@@ -140,6 +141,11 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         echo()
         echo(textwrap.fill(paper.abstract, width=width))
     return 0
+
+
+def event_rows(paper: Paper, setting: str) -> list[tuple[str, str]]:
+    """A ``Poster`` / ``Talk`` row per presentation, its time in the zone ``setting`` picks."""
+    return [(event_kind(e), event_line(e, setting, paper.venue)) for e in paper_events(paper)]
 
 
 CSV_FIELDS = (
