@@ -21,7 +21,7 @@ from whoosh.lang.porter import stem as porter_stem
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 @lru_cache(maxsize=200_000)
