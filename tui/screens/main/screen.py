@@ -69,6 +69,7 @@ class MainScreen(Screen[None]):
             facet_panel=lambda: self.facet_panel,
             loaded=self.library.load,
             indexed=lambda: self.pane.find_similar(),
+            zone=lambda: services.zone_setting,
         )
         self.pane = PaperPane(
             self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
@@ -89,6 +90,7 @@ class MainScreen(Screen[None]):
             Binding(keys, "accept_suggestion")
         )
         self.results.empty_message = "Loading papers…"
+        self.show_times_in(self.services.zone_setting)
         self.status.set_index_state("loading papers")
         self.box.focus()
         # A warm start has the papers in memory by now (or nearly): show them in the
@@ -102,6 +104,11 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self.load, not catalogue.complete, False)
         else:
             self.load(True)
+
+    def show_times_in(self, setting: str) -> None:
+        """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
+        self.query_one(PaperView).set_zone(setting)
+        self.results.show_times(setting if self.flow.sort == "time" else None)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")

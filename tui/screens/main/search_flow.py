@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
 
 from index_builder.model import SearchResult, SortKey
+from index_builder.times import DEFAULT_SETTING
 from tui.loading import Loader
 from tui.searching import Searcher
 from tui.widgets.did_you_mean import DidYouMean
@@ -51,7 +52,8 @@ class SearchFlow:
 
     ``marked`` gives the bookmarked ids (for ``is:bookmarked``); ``facet_panel`` the
     panel once it has been shown; ``loaded`` is called once a catalogue is in use,
-    ``indexed`` once the index is ready.
+    ``indexed`` once the index is ready; ``zone`` is the zone setting of the session
+    times the rows show when sorted by time.
     """
 
     def __init__(
@@ -62,8 +64,10 @@ class SearchFlow:
         facet_panel: Callable[[], FacetPanel | None],
         loaded: Callable[[], None],
         indexed: Callable[[], None],
+        zone: Callable[[], str] = lambda: DEFAULT_SETTING,
     ) -> None:
         self._screen = screen
+        self._zone = zone
         self._marked = marked
         self._facet_panel = facet_panel
         self._loaded = loaded
@@ -187,6 +191,7 @@ class SearchFlow:
             keep = current.paper.id if current is not None else None
         query = message.query.strip()
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
+        results.show_times(self._zone() if message.sort == "time" else None)
         results.set_hits(message.result.hits, keep=keep)
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
