@@ -128,7 +128,8 @@ def fill_sessions(
             if slot.event.kind == "oral":
                 title.append(" (talk)", style="italic")
             if slot.place:
-                title.append_text(cell(f"  · {slot.place}", "dim"))
+                title.append("  · ", style="dim")
+                title.append_text(cell(slot.place, "dim"))
             if gone:
                 title.append(GONE, style="italic dim")
             key = bm.paper_id
