@@ -131,7 +131,7 @@ async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> Non
         assert rows[2][:2] == [
             "Oral 3A Theory, 11:00–11:15 KST",
             "[ ] Spectral theory of talks (talk)",
-        ]  # noqa: E501
+        ]
         assert rows[2][2].startswith("clash: Poster Session 3")
         assert rows[3][:2] == ["Poster Session 4, 16:00 KST", "[ ] Spectral theory of talks"]
         assert rows[4][0] == "Without a session time" and rows[5][1] == "[ ] Undated work"

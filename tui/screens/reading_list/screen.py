@@ -326,6 +326,6 @@ class ReadingListScreen(Screen[str | None]):
     def export_to(self, fmt: str, path: Path) -> Path | None:
         """Write the export off the event loop and say where it went."""
         papers = self._papers() if callable(self._papers) else self._papers
-        ok, message = write_export(self.store, fmt, path, self.lookup, papers)
+        ok, message = write_export(self.store, fmt, path, self.lookup, papers, self.zone_setting)
         self.app.call_from_thread(self.notify, message, severity="information" if ok else "error")
         return path if ok else None
