@@ -125,15 +125,15 @@ async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> Non
             for row in table.ordered_rows
         ]
         assert rows[0][0] == "Wednesday 8 July 2026"
-        assert rows[1][0] == "Poster Session 3, 10:30–12:15 KST"
+        assert rows[1][0] == "10:30–12:15 KST Poster Session 3"
         assert rows[1][1] == "[ ] Faults in Our Formal Benchmarking  · board #2504, Hall C"
         assert rows[1][2] == "clash: Oral 3A Theory, 11:00–11:15 KST"
         assert rows[2][:2] == [
-            "Oral 3A Theory, 11:00–11:15 KST",
+            "11:00–11:15 KST Oral 3A Theory",
             "[ ] Spectral theory of talks (talk)",
         ]
         assert rows[2][2].startswith("clash: Poster Session 3")
-        assert rows[3][:2] == ["Poster Session 4, 16:00 KST", "[ ] Spectral theory of talks"]
+        assert rows[3][:2] == ["16:00 KST Poster Session 4", "[ ] Spectral theory of talks"]
         assert rows[4][0] == "Without a session time" and rows[5][1] == "[ ] Undated work"
         assert not any("Tuesday" in r[0] or "18:30" in r[0] for r in rows)
 

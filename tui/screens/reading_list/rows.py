@@ -21,7 +21,7 @@ from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.schedule import SessionGroup, group_sessions
 from index_builder.text.safe import safe
-from index_builder.times import DEFAULT_SETTING, long_day
+from index_builder.times import DEFAULT_SETTING, clock_span, long_day, zone_label
 
 STATUS_MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
@@ -95,6 +95,15 @@ def day_label(group: SessionGroup) -> str:
     return long_day(group.day) if group.day is not None else "Without a session time"
 
 
+def when_text(group: SessionGroup) -> str:
+    """``10:30–12:15 KST  Poster Session 3``: the time first, so a cut keeps it."""
+    if group.starts is None:
+        return "(no time)"
+    return f"{clock_span(group.starts, group.ends)} {zone_label(group.starts)}  " + (
+        group.name or "Session"
+    )
+
+
 def clashcell(group: SessionGroup) -> Text:
     """``clash: Oral 1A …`` naming the overlapping sessions, or nothing."""
     if not group.clashes_with:
@@ -120,7 +129,7 @@ def fill_sessions(
         if label != day:
             day = label
             table.add_row(cell(label, "bold underline"), Text(""), Text(""), key=f"#day{n}")
-        when = group.label if group.starts else "(no time)"
+        when = when_text(group)
         for i, slot in enumerate(group.slots):
             bm = slot.bookmark
             gone = lookup is not None and paper_of(bm, lookup) is None
@@ -137,7 +146,7 @@ def fill_sessions(
                 key = f"{bm.paper_id}#{len(rows)}"
             rows[key] = bm
             table.add_row(
-                cell(when if i == 0 else "", "bold" if group.clashes_with else ""),
+                cell(when if i == 0 else "", "bold" if group.clashes_with else "", limit=44),
                 title,
                 clashcell(group) if i == 0 else Text(""),
                 key=key,
