@@ -15,7 +15,7 @@ converting to a zone would overflow).
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from index_builder.model import Event, Paper
 from index_builder.venues import venue_named
@@ -58,14 +58,26 @@ def parse_span(starts_at: str, ends_at: str = "") -> tuple[datetime, datetime | 
 
 
 def zone_named(name: str) -> ZoneInfo | None:
-    """The IANA zone ``name`` (``Asia/Seoul``), or None when there is no such zone."""
+    """The IANA zone ``name`` (``Asia/Seoul``, or ``asia/seoul``), None when there is none."""
+    name = canonical_zone(name) or ""
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+def canonical_zone(name: str) -> str | None:
+    """The IANA spelling of zone ``name`` (any case), or None when there is no such zone."""
     name = name.strip()
     if not name or name.lower() in (VENUE, LOCAL):
         return None
     try:
-        return ZoneInfo(name)
+        ZoneInfo(name)
+        return name
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        return None
+        pass
+    folded = name.casefold()
+    return next((z for z in available_timezones() if z.casefold() == folded), None)
 
 
 def check_setting(value: object) -> str | None:
@@ -83,7 +95,7 @@ def normal_setting(value: str | None) -> str:
     if value is None or check_setting(value) is not None:
         return DEFAULT_SETTING
     lowered = value.strip().lower()
-    return lowered if lowered in (VENUE, LOCAL) else value.strip()
+    return lowered if lowered in (VENUE, LOCAL) else canonical_zone(value) or DEFAULT_SETTING
 
 
 def venue_zone(venue: str) -> ZoneInfo | None:

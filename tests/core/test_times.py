@@ -122,6 +122,7 @@ def test_settings() -> None:
         assert normal_setting(bad if isinstance(bad, str) else None) == "venue"
     assert normal_setting(" Local ") == "local"
     assert normal_setting("Asia/Seoul") == "Asia/Seoul"
+    assert normal_setting(" europe/BERLIN ") == "Europe/Berlin"
 
 
 def test_convert_keeps_the_moment() -> None:
