@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from index_builder.model import Paper, SearchResult
-from index_builder.times import event_kind, event_line, paper_events
+from index_builder.times import describe, event_kind, event_line, paper_events
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.context import Context
@@ -65,7 +65,7 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print(dumps(search_json(result)))
         return 0
-    print_hits(result)
+    print_hits(result, zone_setting(ctx) if args.sort == "time" else None)
     return 0
 
 
@@ -84,14 +84,19 @@ def search_json(result: SearchResult) -> dict[str, Any]:
     }
 
 
-def print_hits(result: SearchResult) -> None:
-    """Human output of a search: one paper a line, then a summary."""
+def print_hits(result: SearchResult, zone: str | None = None) -> None:
+    """Human output of a search: one paper a line, then a summary.
+
+    With ``zone`` (sorted by time), each paper's session time in that zone's setting.
+    """
     width = shutil.get_terminal_size((100, 20)).columns
     for hit in result.hits:
         paper = hit.paper
         badge = {"oral": "[oral] ", "spotlight": "[spot] "}.get(paper.kind, "")
         line = f"{paper.id:>11}  {badge}{paper.title}"
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
+        if zone is not None:
+            echo(" " * 13 + describe(paper.starts_at, paper.ends_at, zone, paper.venue))
         if paper.authors:
             echo(
                 " " * 13

@@ -147,3 +147,14 @@ def test_exports_ics_stays_utc_and_markdown_follows_the_zone(
     assert "  - Poster Session 3, Wed 8 Jul, 10:30–12:15 KST" in md
     md_utc = out_of(capsys, "--timezone", "UTC", "reading-list", "export", "--format", "markdown")
     assert "  - Poster Session 3, Wed 8 Jul, 01:30–03:15 UTC" in md_utc
+
+
+def test_search_sorted_by_time_shows_the_time(
+    warm_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(HOME_ENV, str(warm_home))
+    query = ("faults", "formal", "benchmarking", "lean")
+    lines = out_of(capsys, "search", *query, "--sort", "time", "--limit", "1").splitlines()
+    assert lines[0].split()[0] == "62980" and lines[1].strip() == "Wed 8 Jul, 10:30–12:15 KST"
+    plain = out_of(capsys, "search", *query, "--limit", "1")
+    assert "KST" not in plain
