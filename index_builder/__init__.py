@@ -2,6 +2,8 @@
 
 - ``model``, ``paths``, ``atomic``, ``venues``: the plain domain types, where files live,
   atomic writes, the conferences known (feeds, time zone, proceedings).
+- ``times``: session times parsed safely, put in the chosen zone (venue, local or IANA)
+  and written as a programme writes them.
 - ``text/``: display text: LaTeX and Markdown to Unicode, links, terminal safety.
 - ``sources/``: reading files: the paper table, abstract lists, JSON/JSONL/BibTeX records.
 - ``catalogue/``: every source merged into one record per paper: joins, ids, the cache.

@@ -54,6 +54,13 @@ def update_commands() -> type[Provider]:
     return UpdateCommands
 
 
+def schedule_commands() -> type[Provider]:
+    """The palette's time-zone and what's-on commands (imported when the palette opens)."""
+    from tui.schedule_commands import ScheduleCommands
+
+    return ScheduleCommands
+
+
 class PaperScopeApp(App[int]):
     """Search, browse and read the papers; everything the app needs comes in through ``ctx``."""
 
@@ -75,7 +82,7 @@ class PaperScopeApp(App[int]):
             "question_mark", "help", "Help", tooltip="Every key and the query syntax", id="help"
         ),
     ]
-    COMMANDS = App.COMMANDS | {action_commands, update_commands}
+    COMMANDS = App.COMMANDS | {action_commands, update_commands, schedule_commands}
 
     def __init__(
         self,
@@ -96,6 +103,7 @@ class PaperScopeApp(App[int]):
             copy=self.copy_and_report,
             store=store,
             open_url=open_url,
+            zone=ctx.timezone,
         )
         """What the screens need, handed to each screen the app creates."""
         self.preload = (
@@ -158,6 +166,52 @@ class PaperScopeApp(App[int]):
         from tui.screens.copy_fallback import copy_and_report
 
         self.run_worker(copy_and_report(self, text, what=what), group="copy", exit_on_error=False)
+
+    @property
+    def zone_setting(self) -> str:
+        """Where session times are shown: ``venue``, ``local`` or an IANA zone."""
+        return self.services.zone_setting
+
+    def set_time_zone(self, setting: str) -> None:
+        """Show session times in ``setting``'s zone everywhere, and save it to the config."""
+        from index_builder.times import check_setting, normal_setting
+        from tui.config import save_timezone
+
+        problem = check_setting(setting)
+        if problem is not None:
+            self.notify(problem, severity="warning")
+            return
+        self.services.zone_setting = self.config.timezone = normal_setting(setting)
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "show_times_in", None)
+            if callable(refresh):
+                refresh(self.zone_setting)
+        saved = ""
+        if self.config.path is not None:
+            try:
+                save_timezone(self.config.path, self.zone_setting)
+                saved = " (saved)"
+            except OSError as exc:
+                saved = f" (not saved: {exc.strerror or exc})"
+        self.notify(f"Session times: {self.zone_setting}{saved}", title="Time zone")
+
+    def action_whats_on(self) -> None:
+        """Show the bookmarked sessions running now, the next one, and the day's plan."""
+        from index_builder.readinglist.store import ReadingListError
+        from tui.screens.whats_on import WhatsOnScreen
+
+        store = self.services.reading_list()
+        if store is None:
+            self.notify("The reading list cannot be opened.", severity="error")
+            return
+        try:
+            bookmarks = store.all(sort="time")
+        except ReadingListError as exc:
+            self.notify(f"Reading list unavailable: {exc}", severity="error")
+            return
+        catalogue = self.preload.wait(0)
+        lookup = catalogue.get if catalogue is not None else None
+        self.push_screen(WhatsOnScreen(bookmarks, lookup, self.zone_setting))
 
     # -- actions ----------------------------------------------------------------------------
 

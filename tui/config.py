@@ -1,16 +1,19 @@
-"""The user's TOML config: key remaps, the remembered theme, the default citation style.
+"""The user's TOML config: key remaps, the remembered theme, the default citation style,
+the time zone session times are shown in.
 
 The file lives at ``Paths.config_file``::
 
     theme = "textual-dark"
     citation_style = "bibtex"
+    timezone = "venue"       # or "local", or an IANA name such as "Europe/Berlin"
 
     [keymap]
     quit = "ctrl+q"          # binding id = "key" or "key1,key2"
 
 A missing file is an empty config; a broken one is reported and ignored (the
-app still starts). Only the theme is ever written back, in place (comments and
-other keys survive) and atomically.
+app still starts); an unknown time zone is named in one line and the default used. Only
+the theme and the time zone are ever written back, in place (comments and other keys
+survive) and atomically.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from index_builder.atomic import write_atomic
+from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
 _THEME_LINE = re.compile(r"^theme\s*=.*$", re.MULTILINE)
+_TIMEZONE_LINE = re.compile(r"^timezone\s*=.*$", re.MULTILINE)
 _FIRST_TABLE = re.compile(r"^\s*\[", re.MULTILINE)
 
 
@@ -34,9 +39,13 @@ class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     theme: str | None = None
     citation_style: str = "bibtex"
+    timezone: str = DEFAULT_SETTING
+    """``venue``, ``local`` or an IANA zone name (see :mod:`index_builder.times`)."""
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
     """Readable messages about parts of the file that were ignored."""
+    timezone_problem: str = ""
+    """The message about a refused ``timezone`` (also in ``problems``), for the CLI."""
 
 
 def load_config(path: Path | None) -> Config:
@@ -61,6 +70,14 @@ def load_config(path: Path | None) -> Config:
         config.problems.append(
             f"config: citation_style must be one of {', '.join(CITATION_STYLES)}"
         )
+    zone = data.get("timezone")
+    if zone is not None:
+        problem = check_setting(zone)
+        if problem is None:
+            config.timezone = normal_setting(zone)
+        else:
+            config.timezone_problem = f"config: {problem}"
+            config.problems.append(config.timezone_problem)
     keymap = data.get("keymap", {})
     if isinstance(keymap, dict):
         for binding_id, keys in keymap.items():
@@ -78,14 +95,22 @@ def save_theme(path: Path, theme: str) -> None:
 
     The new file replaces the old one atomically (temp file + ``os.replace``).
     """
+    _save_top_key(path, _THEME_LINE, f"theme = {_toml_string(theme)}")
+
+
+def save_timezone(path: Path, setting: str) -> None:
+    """Write ``timezone = "…"`` into the config at ``path``, keeping everything else."""
+    _save_top_key(path, _TIMEZONE_LINE, f"timezone = {_toml_string(setting)}")
+
+
+def _save_top_key(path: Path, pattern: re.Pattern[str], line: str) -> None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    line = f"theme = {_toml_string(theme)}"
-    if _THEME_LINE.search(_top_level(text)):
+    if pattern.search(_top_level(text)):
         head, tail = _split_top(text)
-        text = _THEME_LINE.sub(lambda _m: line, head, count=1) + tail
+        text = pattern.sub(lambda _m: line, head, count=1) + tail
     else:
         text = f"{line}\n{text}"
     write_atomic(path, text)

@@ -27,6 +27,10 @@ class Context:
     use_bundled: bool = True
     build_in_child: bool = False
     """Build the index in a child process (the TUI: quitting never waits for a build)."""
+    timezone: str | None = None
+    """The zone setting given for this run (``--timezone``); None: the config's."""
+    zone_problem: str = ""
+    """Why the config's ``timezone`` was refused ('' when it was not), once it is read."""
     _catalogue: Catalogue | None = field(default=None, repr=False)
     _index: SearchIndex | None = field(default=None, repr=False)
 
@@ -41,6 +45,15 @@ class Context:
 
         bundled = bundled_sources() if self.use_bundled else []
         return [*bundled, *stored_sources(self.paths), *self.extra_sources]
+
+    def zone_setting(self) -> str:
+        """``venue``, ``local`` or an IANA name: ``--timezone``, else the config's, else venue."""
+        if self.timezone is None:
+            from tui.config import load_config
+
+            config = load_config(self.paths.config_file)
+            self.timezone, self.zone_problem = config.timezone, config.timezone_problem
+        return self.timezone
 
     def catalogue(self, on_cold: Callable[[], None] | None = None) -> Catalogue:
         """The merged catalogue (loaded once; cached on disk between runs).

@@ -48,10 +48,13 @@ class Services:
         copy: Callable[[str, str], None],
         store: ReadingList | None = None,
         open_url: Callable[[str], bool] = open_in_browser,
+        zone: str | None = None,
     ) -> None:
         self._app = app
         self.paths = paths
         self.config = config
+        self.zone_setting = zone or config.timezone
+        """Where session times are shown: ``venue``, ``local`` or an IANA zone."""
         self._store = store
         self._store_error: str | None = None
         self._open_url = open_url

@@ -7,6 +7,7 @@ that it can still be shown, exported and cited after the paper leaves the data.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -16,6 +17,8 @@ from index_builder.venues import venue_of_id
 
 Status = Literal["to-read", "reading", "read"]
 STATUSES: tuple[Status, ...] = ("to-read", "reading", "read")
+Lookup = Callable[[str], Paper | None]
+"""Finds a paper of the catalogue by id or alias (``Catalogue.get``)."""
 
 
 def now_iso() -> str:
@@ -239,3 +242,14 @@ def merge_twins(found: list[Bookmark], prefer: tuple[str, ...] = ()) -> Bookmark
             status = max(merged.status, other.status, key=STATUSES.index)
             merged = replace(merge_bookmarks(merged, other), status=status)
     return merged
+
+
+def paper_of(bm: Bookmark, lookup: Lookup | None) -> Paper | None:
+    """The catalogue's paper for ``bm`` (by its id, then its aliases), or None."""
+    if lookup is None:
+        return None
+    for key in (bm.paper_id, *bm.aliases):
+        paper = lookup(key)
+        if paper is not None:
+            return paper
+    return None

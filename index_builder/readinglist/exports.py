@@ -10,17 +10,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from index_builder.model import Paper
-from index_builder.readinglist.bookmark import Bookmark, now_iso
+from index_builder.readinglist.bookmark import Bookmark, Lookup, now_iso, paper_of
 from index_builder.readinglist.ics import to_ics
+from index_builder.readinglist.schedule import slots_of
 from index_builder.text.safe import safe
+from index_builder.times import DEFAULT_SETTING, describe
 
-Lookup = Callable[[str], Paper | None]
 FORMATS = ("bibtex", "markdown", "csv", "json", "ics")
 SUFFIXES = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "json": ".json", "ics": ".ics"}
 JSON_FORMAT = "paperscope-reading-list"
@@ -31,17 +32,6 @@ CSV_COLUMNS = (
 )  # fmt: skip
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _STATUS_HEADINGS = {"reading": "Reading", "to-read": "To read", "read": "Read"}
-
-
-def paper_of(bm: Bookmark, lookup: Lookup | None) -> Paper | None:
-    """The catalogue's paper for ``bm`` (by its id, then its aliases), or None."""
-    if lookup is None:
-        return None
-    for key in (bm.paper_id, *bm.aliases):
-        paper = lookup(key)
-        if paper is not None:
-            return paper
-    return None
 
 
 def current(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> list[Bookmark]:
@@ -76,8 +66,26 @@ def _md(text: str) -> str:
     return text
 
 
-def to_markdown(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
-    """A checklist grouped by status (reading, to read, read), notes quoted under each."""
+def _md_times(bm: Bookmark, lookup: Lookup | None, setting: str) -> list[str]:
+    """One sub-item per presentation: session, time in the chosen zone, board and room."""
+    out = []
+    for slot in slots_of(bm, lookup):
+        ev = slot.event
+        if not (ev.session or ev.starts_at):
+            continue
+        when = describe(ev.starts_at, ev.ends_at, setting, slot.venue)
+        name = ev.session or ("Talk" if ev.kind == "oral" else "Session")
+        out.append(f"  - {_md(', '.join(p for p in (name, when, slot.place) if p))}")
+    return out
+
+
+def to_markdown(
+    bookmarks: Sequence[Bookmark], lookup: Lookup | None = None, setting: str = DEFAULT_SETTING
+) -> str:
+    """A checklist grouped by status (reading, to read, read), sessions and notes under each.
+
+    Session times are in the zone ``setting`` chooses (:mod:`index_builder.times`).
+    """
     items = current(bookmarks, lookup)
     lines = ["# Reading list", ""]
     for status in ("reading", "to-read", "read"):
@@ -93,6 +101,7 @@ def to_markdown(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> 
                 label += " (title derived from the abstract)"
             authors = _md(", ".join(bm.authors)) if bm.authors else "authors unknown"
             lines.append(f"- [{'x' if status == 'read' else ' '}] {label}: {authors}")
+            lines += _md_times(bm, lookup, setting)
             lines += [f"  > {_md(line) or ' '}" for line in bm.note.splitlines()]
         lines.append("")
     if len(lines) == 2:
@@ -170,18 +179,23 @@ def export(
     lookup: Lookup | None = None,
     all_papers: Sequence[Paper] = (),
     now: datetime | None = None,
+    timezone: str = DEFAULT_SETTING,
 ) -> str:
-    """The text of ``bookmarks`` in ``fmt`` (one of :data:`FORMATS`)."""
+    """The text of ``bookmarks`` in ``fmt`` (one of :data:`FORMATS`).
+
+    ``timezone`` is the zone setting for times shown to a person (Markdown); the
+    calendar stays in UTC.
+    """
     if fmt == "bibtex":
         return to_bibtex(bookmarks, lookup, all_papers)
     if fmt == "markdown":
-        return to_markdown(bookmarks, lookup)
+        return to_markdown(bookmarks, lookup, timezone)
     if fmt == "csv":
         return to_csv(bookmarks, lookup)
     if fmt == "json":
         return to_json(bookmarks, lookup, now=now)
     if fmt == "ics":
-        return to_ics(current(bookmarks, lookup), now=now)
+        return to_ics(current(bookmarks, lookup), now=now, lookup=lookup)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 

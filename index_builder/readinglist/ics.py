@@ -3,6 +3,8 @@
 One VEVENT per bookmark with a session time, in UTC; lines end in CRLF and are
 folded at 75 octets; text values escape backslash, comma, semicolon and newlines.
 A paper whose session overlaps another bookmarked paper's says so in DESCRIPTION.
+LOCATION names the session and, when the data has them, the poster board and room;
+``X-WR-TIMEZONE`` names the venue's zone so calendar apps can show the conference's time.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.bookmark import Bookmark, Lookup, paper_of
 from index_builder.readinglist.schedule import clashes, parse_time
+from index_builder.times import event_place
+from index_builder.venues import venue_named
 
 PRODID = "-//PaperScope//Reading list//EN"
 _MAX_CLASH_NAMES = 5
@@ -65,12 +69,40 @@ def _clash_note(rivals: Sequence[Bookmark]) -> str:
     return f"Clashes with: {shown}" + (f"; and {more} more" if more > 0 else "")
 
 
-def to_ics(bookmarks: Sequence[Bookmark], *, now: datetime | None = None) -> str:
+def _location(bm: Bookmark, lookup: Lookup | None) -> str:
+    """The session, then the poster board and room of its event when the data has them."""
+    paper = paper_of(bm, lookup)
+    events = paper.events if paper is not None else ()
+    event = next((e for e in events if e.starts_at == bm.starts_at and e.kind == "poster"), None)
+    event = event or next((e for e in events if e.starts_at == bm.starts_at), None)
+    place = event_place(event) if event is not None else ""
+    return ", ".join(part for part in (bm.session, place) if part)
+
+
+def venue_timezone(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> str:
+    """The IANA zone of the first bookmarked paper from a known venue ('' when none is)."""
+    for bm in bookmarks:
+        paper = paper_of(bm, lookup)
+        known = venue_named(paper.venue) if paper is not None and paper.venue else None
+        if known is not None:
+            return known.timezone
+    return ""
+
+
+def to_ics(
+    bookmarks: Sequence[Bookmark],
+    *,
+    now: datetime | None = None,
+    lookup: Lookup | None = None,
+) -> str:
     """The calendar text of every bookmark that has a session start time."""
     stamp = utc_stamp(now or datetime.now(UTC))
     rival_map = clashes(bookmarks)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
     lines.append("METHOD:PUBLISH")
+    zone = venue_timezone(bookmarks, lookup)
+    if zone:
+        lines.append(f"X-WR-TIMEZONE:{escape_text(zone)}")
     for bm in bookmarks:
         starts = parse_time(bm.starts_at)
         if starts is None:
@@ -89,8 +121,9 @@ def to_ics(bookmarks: Sequence[Bookmark], *, now: datetime | None = None) -> str
         if ends is not None and ends > starts:
             lines.append(f"DTEND:{utc_stamp(ends)}")
         lines.append(f"SUMMARY:{escape_text(bm.title or bm.paper_id)}")
-        if bm.session:
-            lines.append(f"LOCATION:{escape_text(bm.session)}")
+        location = _location(bm, lookup)
+        if location:
+            lines.append(f"LOCATION:{escape_text(location)}")
         lines.append(f"DESCRIPTION:{escape_text(chr(10).join(d for d in details if d))}")
         if link.startswith(("https://", "http://")) and link.isprintable() and " " not in link:
             lines.append(f"URL:{link}")

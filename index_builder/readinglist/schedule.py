@@ -1,69 +1,98 @@
 """When bookmarked papers are presented: sessions grouped by day, and clashes between them.
 
-Two bookmarks clash when their time ranges overlap and they are in different
-sessions. Papers of one poster session share a hall and a time, so they do not
-clash with each other; an oral in another room at the same hour does. A blank
-session name with the same time range as a named one counts as that session.
-Days are the conference's local days (the offset written in the data).
+Every presentation counts: a paper's poster session and, for an oral, its talk (from the
+catalogue's ``Paper.events`` when a lookup is given; a bookmark alone knows its poster).
+Times are shown in the chosen zone (:mod:`index_builder.times`: the venue's by default),
+so a day is the conference day in that zone, not the day of the offset the data carries.
+
+Two sessions clash when their time ranges overlap and they are different sessions.
+Papers of one poster session share a hall and a time, so they do not clash with each
+other; an oral in another room at the same hour does. A blank session name with the same
+time range as a named one counts as that session.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
-from index_builder.readinglist.bookmark import Bookmark
+from index_builder.model import Event
+from index_builder.readinglist.bookmark import Bookmark, Lookup, paper_of
+from index_builder.times import (
+    DEFAULT_SETTING,
+    clock_span,
+    convert,
+    event_place,
+    paper_events,
+    parse_span,
+    parse_time,
+    zone_label,
+)
 
-_FIRST_YEAR, _LAST_YEAR = 1900, 2999
-"""Session times outside these years are treated as unknown."""
+__all__ = ["SessionGroup", "Slot", "clashes", "group_sessions", "parse_time", "slots_of"]
 
 
-def parse_time(value: str) -> datetime | None:
-    """An aware datetime from ISO 8601 text with an offset; None if absent or unreadable."""
-    if not value:
-        return None
-    try:
-        stamp = datetime.fromisoformat(value.strip())
-        if stamp.tzinfo is None:
-            return None
-        # Year 1 or 9999 overflow when moved to UTC; year 5 would be written "5..." in
-        # a calendar: a time outside any plausible conference is unknown, not a crash.
-        if not _FIRST_YEAR <= stamp.astimezone(UTC).year <= _LAST_YEAR:
-            return None
-    except (ValueError, OverflowError):
-        return None
-    return stamp
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One presentation of one bookmarked paper: the bookmark and its event."""
+
+    bookmark: Bookmark
+    event: Event
+    venue: str = ""
+
+    @property
+    def place(self) -> str:
+        """``board #2504, Hall C`` when the data says where ('' otherwise)."""
+        return event_place(self.event)
 
 
 @dataclass(frozen=True, slots=True)
 class SessionGroup:
-    """The bookmarks of one session (or one time range) and the sessions it clashes with."""
+    """The bookmarks of one session (or one time range) and the sessions it clashes with.
+
+    ``starts`` and ``ends`` are in the zone chosen for display.
+    """
 
     name: str
     starts: datetime | None
     ends: datetime | None
     bookmarks: tuple[Bookmark, ...]
     clashes_with: tuple[str, ...] = ()
+    slots: tuple[Slot, ...] = ()
+    kind: str = "poster"
 
     @property
     def day(self) -> date | None:
-        """The conference-local day of the session, None when it has no time."""
+        """The conference day of the session in the display zone, None when it has no time."""
         return self.starts.date() if self.starts else None
 
     @property
     def label(self) -> str:
-        """The session name and its local time range (e.g. ``Poster Session 1, 18:30–20:15``)."""
+        """The session name and its time (e.g. ``Poster Session 3, 10:30–12:15 KST``)."""
         if self.starts is None:
             return self.name or "No session time"
-        span = self.starts.strftime("%H:%M")
-        if self.ends is not None:
-            span += "–" + self.ends.strftime("%H:%M")
-        return f"{self.name or 'Session'}, {span}"
+        return f"{self.name or 'Session'}, {clock_span(self.starts, self.ends)} " + zone_label(
+            self.starts
+        )
+
+    def running_at(self, moment: datetime) -> bool:
+        """True when ``moment`` falls within the session (its start when it has no end)."""
+        if self.starts is None:
+            return False
+        ends = self.ends if self.ends is not None else self.starts
+        return self.starts <= moment < ends or moment == self.starts
 
 
-def _key(bm: Bookmark) -> tuple[str, str, str]:
-    return (bm.session.strip(), bm.starts_at.strip(), bm.ends_at.strip())
+def slots_of(bm: Bookmark, lookup: Lookup | None = None) -> list[Slot]:
+    """Every presentation of ``bm``'s paper (the stored poster session when not in the data)."""
+    paper = paper_of(bm, lookup)
+    if paper is not None and paper.events:
+        return [Slot(bm, ev, paper.venue) for ev in paper_events(paper)]
+    if not (bm.session or bm.starts_at):
+        return [Slot(bm, Event("poster"))]
+    venue = paper.venue if paper is not None else ""
+    return [Slot(bm, Event("poster", bm.session, bm.starts_at, bm.ends_at), venue)]
 
 
 def _range(group: SessionGroup) -> tuple[datetime, datetime] | None:
@@ -87,35 +116,70 @@ def _overlap(a: SessionGroup, b: SessionGroup) -> bool:
     return ra[0] < rb[1] and rb[0] < ra[1]
 
 
-def group_sessions(bookmarks: Iterable[Bookmark]) -> list[SessionGroup]:
+def _key(slot: Slot) -> tuple[str, object, object]:
+    span = parse_span(slot.event.starts_at, slot.event.ends_at)
+    if span is None:
+        return (slot.event.session.strip(), None, None)
+    start, end = span
+    return (slot.event.session.strip(), start.astimezone(UTC), end and end.astimezone(UTC))
+
+
+def _group(slots: list[Slot], setting: str) -> SessionGroup:
+    first = slots[0]
+    span = parse_span(first.event.starts_at, first.event.ends_at)
+    starts = ends = None
+    if span is not None:
+        starts = convert(span[0], setting, first.venue)
+        ends = convert(span[1], setting, first.venue) if span[1] is not None else None
+    slots = sorted(slots, key=lambda s: (s.bookmark.title.casefold(), s.bookmark.paper_id))
+    kinds = {s.event.kind for s in slots}
+    return SessionGroup(
+        name=first.event.session.strip(),
+        starts=starts,
+        ends=ends,
+        bookmarks=_marks(slots),
+        slots=tuple(slots),
+        kind=kinds.pop() if len(kinds) == 1 else "mixed",
+    )
+
+
+def group_sessions(
+    bookmarks: Iterable[Bookmark],
+    lookup: Lookup | None = None,
+    setting: str = DEFAULT_SETTING,
+) -> list[SessionGroup]:
     """Bookmarks grouped by session, in time order (no-time group last), clashes marked."""
-    buckets: dict[tuple[str, str, str], list[Bookmark]] = {}
+    buckets: dict[tuple[str, object, object], list[Slot]] = {}
     for bm in bookmarks:
-        buckets.setdefault(_key(bm), []).append(bm)
-    groups = [
-        SessionGroup(
-            name=key[0],
-            starts=parse_time(key[1]),
-            ends=parse_time(key[2]),
-            bookmarks=tuple(sorted(items, key=lambda b: b.title.casefold())),
-        )
-        for key, items in buckets.items()
-    ]
-    timed = sorted((g for g in groups if g.starts), key=lambda g: (g.starts, g.name))
+        for slot in slots_of(bm, lookup):
+            buckets.setdefault(_key(slot), []).append(slot)
+    groups = [_group(slots, setting) for slots in buckets.values()]
+    timed = sorted((g for g in groups if g.starts), key=_when)
     untimed = [g for g in groups if g.starts is None]
     if len(untimed) > 1:
-        merged = tuple(sorted((b for g in untimed for b in g.bookmarks), key=lambda b: b.title))
-        untimed = [SessionGroup("", None, None, merged)]
+        merged = sorted((s for g in untimed for s in g.slots), key=lambda s: s.bookmark.title)
+        untimed = [replace(untimed[0], name="", bookmarks=_marks(merged), slots=tuple(merged))]
     result = []
     for group in timed:
         others = tuple(o.label for o in timed if o is not group and _overlap(group, o))
-        result.append(SessionGroup(group.name, group.starts, group.ends, group.bookmarks, others))
+        result.append(replace(group, clashes_with=others))
     return result + untimed
 
 
-def clashes(bookmarks: Sequence[Bookmark]) -> dict[str, tuple[Bookmark, ...]]:
+def _when(group: SessionGroup) -> tuple[datetime, str]:
+    assert group.starts is not None
+    return group.starts.astimezone(UTC), group.name
+
+
+def _marks(slots: Iterable[Slot]) -> tuple[Bookmark, ...]:
+    return tuple(dict.fromkeys(s.bookmark for s in slots))
+
+
+def clashes(
+    bookmarks: Sequence[Bookmark], lookup: Lookup | None = None
+) -> dict[str, tuple[Bookmark, ...]]:
     """For each bookmark with a clash, by ``paper_id``, the bookmarks it clashes with."""
-    groups = [g for g in group_sessions(bookmarks) if g.starts is not None]
+    groups = [g for g in group_sessions(bookmarks, lookup) if g.starts is not None]
     found: dict[str, tuple[Bookmark, ...]] = {}
     for group in groups:
         rivals = tuple(
@@ -123,5 +187,8 @@ def clashes(bookmarks: Sequence[Bookmark]) -> dict[str, tuple[Bookmark, ...]]:
         )
         if rivals:
             for bm in group.bookmarks:
-                found[bm.paper_id] = rivals
+                known = found.get(bm.paper_id, ())
+                new = tuple(r for r in rivals if r not in known and r.paper_id != bm.paper_id)
+                if known or new:
+                    found[bm.paper_id] = known + new
     return found

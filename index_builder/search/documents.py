@@ -5,11 +5,10 @@ The Whoosh schema in :mod:`index_builder.search.engine` indexes exactly the fiel
 
 from __future__ import annotations
 
-from datetime import date
-
 from index_builder.model import Paper
 from index_builder.search.facets import area, venue_term
 from index_builder.search.words import VALUE_SEPARATOR, words
+from index_builder.times import VENUE, convert, parse_time
 
 PART_SEPARATOR = "\x1e"
 """Separates the parts of the combined ``text`` field."""
@@ -19,15 +18,17 @@ PART_BOOSTS = (3.0, 2.0, 1.0, 1.0, 1.0)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def day_tokens(starts_at: str) -> list[str]:
-    """The ``day:`` values a session start matches, in the venue's local time.
+def day_tokens(starts_at: str, venue: str = "") -> list[str]:
+    """The ``day:`` values a session start matches: its day in the venue's zone.
 
-    ``2026-07-08T18:30:00-07:00`` -> ``2026-07-08``, ``07-08``, ``wed``, ``wednesday``.
+    ``2026-07-07T18:30:00-07:00`` at ICML 2026 (Seoul) -> ``2026-07-08``, ``07-08``,
+    ``wed``, ``wednesday``. A venue not known keeps the offset the time came with; a time
+    that is unknown (no offset, unreadable) matches no day.
     """
-    try:
-        day = date.fromisoformat(starts_at[:10])
-    except ValueError:
+    start = parse_time(starts_at)
+    if start is None:
         return []
+    day = convert(start, VENUE, venue).date()
     weekday = _WEEKDAYS[day.weekday()]
     return [day.isoformat(), day.isoformat()[5:], weekday[:3], weekday]
 
@@ -61,7 +62,7 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "session": " ".join(words(paper.session)),
         "is": " ".join(flags_is),
         "has": " ".join(flags_has),
-        "day": " ".join(day_tokens(paper.starts_at)),
+        "day": " ".join(day_tokens(paper.starts_at, paper.venue)),
         "venue": venue_term(paper.venue) if paper.venue else "",
     }
     return {key: value for key, value in doc.items() if value}

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from index_builder import venues
 from index_builder.model import FacetCount, Paper, SortKey
+from index_builder.times import instant_key
 
 FACETS = ("topic", "kind", "session", "venue")
 _KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
@@ -79,10 +80,13 @@ def _ordered(counter: dict[str, int]) -> list[tuple[str, int]]:
 
 
 def sort_key(sort: SortKey, paper: Paper) -> tuple[object, ...]:
-    """The key that orders papers for ``sort`` ("title", or "time" with undated papers last)."""
+    """The key that orders papers for ``sort`` ("title", or "time" with undated papers last).
+
+    Time is the moment itself, whatever offset each source wrote it with.
+    """
     title = paper.title.casefold()
     if sort == "time":
-        return (not paper.starts_at, paper.starts_at, title)
+        return (*instant_key(paper.starts_at), title)
     return (title, paper.id)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.app import App, ComposeResult
 
 from index_builder.model import Hit, Paper
 from tests.helpers.tui_papers import HAND_MADE
-from tui.widgets.paper_text import DERIVED_MARK, session_times, short_authors, title_text
+from tui.widgets.paper_text import DERIVED_MARK, session_rows, short_authors, title_text
 from tui.widgets.paper_view import is_web_link, paper_links
 from tui.widgets.result_list import ResultList
 
@@ -75,13 +77,16 @@ def test_short_authors() -> None:
     assert short_authors(()) == "authors unknown"
 
 
-def test_session_times_in_venue_and_local_time() -> None:
-    times = session_times(HAND_MADE[0])
-    assert times is not None
-    venue, local = times
-    assert venue == "Tue 07 Jul 11:00–12:30 (venue, UTC-07:00)"
-    assert local.startswith("Tue 07 Jul 18:00–19:30 your time")
-    assert session_times(HAND_MADE[3]) is None
+def test_session_rows_in_the_chosen_zone() -> None:
+    # No venue in these papers: the times keep the offset they came with.
+    [(label, line)] = session_rows(HAND_MADE[0])
+    assert (label, line) == ("Poster", "Poster Session 3 · Tue 7 Jul, 11:00–12:30 UTC-07:00")
+    icml = replace(HAND_MADE[0], venue="ICML 2026")
+    assert session_rows(icml)[0][1] == "Poster Session 3 · Wed 8 Jul, 03:00–04:30 KST"
+    assert session_rows(icml, "UTC")[0][1] == "Poster Session 3 · Tue 7 Jul, 18:00–19:30 UTC"
+    naive = replace(icml, starts_at="2026-07-07T11:00:00", ends_at="", events=())
+    assert session_rows(naive)[0][1] == "Poster Session 3 · time unknown"
+    assert session_rows(HAND_MADE[3]) == []
 
 
 def test_only_web_links_are_offered() -> None:
@@ -95,7 +100,6 @@ def test_only_web_links_are_offered() -> None:
 
 def test_places_name_rooms_and_boards_from_a_feed() -> None:
     from index_builder.model import Event
-    from tui.widgets.paper_text import places
 
     paper = Paper(
         id="65133",
@@ -105,8 +109,11 @@ def test_places_name_rooms_and_boards_from_a_feed() -> None:
             Event("oral", "Oral 1A", room="Auditorium\x1b[31m 1"),
         ),
     )
-    assert places(paper) == "Poster: Hall D, board #1080; Talk: Auditorium 1"
-    assert places(Paper(id="1", title="T", events=(Event("poster", "Poster Session 2"),))) == ""
+    rows = dict(session_rows(paper))
+    assert rows["Poster"].endswith("board #1080, Hall D")
+    assert rows["Talk"].endswith("Auditorium 1"), "data text is made safe"
+    bare = Paper(id="1", title="T", events=(Event("poster", "Poster Session 2"),))
+    assert "board" not in dict(session_rows(bare))["Poster"]
 
 
 class ViewApp(App[None]):

@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from index_builder.times import check_setting, normal_setting
+from tui.cli.output import error
 from tui.context import Context
 
 Command = Callable[[argparse.Namespace, Context], int]
@@ -22,8 +24,26 @@ def add_subparser(
     return parser
 
 
+def zone_option(value: str) -> str:
+    """``--timezone``'s value checked: ``venue``, ``local`` or an IANA zone name."""
+    if check_setting(value) is not None:
+        raise argparse.ArgumentTypeError(
+            f'{value!r} is not a time zone: use "venue", "local" or an IANA name such as "UTC"'
+        )
+    return normal_setting(value)
+
+
+def zone_setting(ctx: Context) -> str:
+    """The run's zone setting; a refused config value is named on stderr (once)."""
+    setting = ctx.zone_setting()
+    if ctx.zone_problem:
+        error(ctx.zone_problem)
+        ctx.zone_problem = ""
+    return setting
+
+
 def add_source_options(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
-    """``--source`` and ``--no-bundled``, accepted before or after the command.
+    """``--source``, ``--no-bundled`` and ``--timezone``, accepted before or after the command.
 
     A sub-command's copies store under ``sub_*`` names with suppressed defaults, so
     they add to the options given before the command instead of replacing them.
@@ -44,4 +64,13 @@ def add_source_options(parser: argparse.ArgumentParser, *, prefix: str = "") -> 
         action="store_true",
         default=default if prefix else False,
         help="leave the bundled ICML 2026 data out",
+    )
+    parser.add_argument(
+        "--timezone",
+        dest=f"{prefix}timezone",
+        default=default,
+        metavar="ZONE",
+        type=zone_option,
+        help='show times in ZONE for this run: "venue" (the conference\'s), "local" or an '
+        'IANA name such as "UTC" (default: the config\'s timezone, else venue)',
     )

@@ -5,9 +5,12 @@ paperscope search QUERY [--limit N] [--sort S] [--json]
 paperscope show ID [--json]
 paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
+paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]
 paperscope --version
+
+Global: --timezone venue|local|ZONE shows times in that zone for one command.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from tui.cli.output import error
 from tui.context import Context
 
 COMMANDS = frozenset(
-    {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update"}
+    {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update", "agenda"}
 )
 
 
@@ -40,13 +43,14 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import cite, reading_list, records, update
+    from tui.cli import agenda, cite, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
     cite.register(sub)
     reading_list.register(sub)
     update.register(sub)
+    agenda.register(sub)
     return parser
 
 
@@ -72,7 +76,8 @@ def make_context(args: argparse.Namespace) -> Context:
         else:
             sources.append(path)
     paths = Paths.from_env().ensure()
-    return Context(paths=paths, extra_sources=sources, use_bundled=not no_bundled)
+    zone = getattr(args, "sub_timezone", None) or args.timezone
+    return Context(paths=paths, extra_sources=sources, use_bundled=not no_bundled, timezone=zone)
 
 
 def run(argv: list[str]) -> int:

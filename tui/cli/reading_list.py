@@ -32,7 +32,7 @@ from index_builder.readinglist.store import (
     open_or_recover,
 )
 from index_builder.sources.files import read_regular_file
-from tui.cli.common import add_subparser
+from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import dumps, echo, error
 from tui.context import Context
 
@@ -231,8 +231,9 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     """``export``: to ``-o FILE`` (atomically) or to stdout."""
     refreshed(ctx, store)
     catalogue = ctx.catalogue()
+    zone = zone_setting(ctx) if args.format == "markdown" else "venue"
     text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
-                  lookup=catalogue.get, all_papers=catalogue.papers)  # fmt: skip
+                  lookup=catalogue.get, all_papers=catalogue.papers, timezone=zone)  # fmt: skip
     if args.output is None or str(args.output) == "-":
         sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
         return 0

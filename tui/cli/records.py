@@ -12,7 +12,8 @@ from typing import Any
 
 from index_builder.model import Paper, SearchResult
 from index_builder.readinglist.store import ReadingList, ReadingListError
-from tui.cli.common import add_subparser
+from index_builder.times import describe, event_kind, event_line, paper_events
+from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.context import Context
 
@@ -92,7 +93,7 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print(dumps(search_json(result)))
         return 0
-    print_hits(result)
+    print_hits(result, zone_setting(ctx) if args.sort == "time" else None)
     return 0
 
 
@@ -113,14 +114,19 @@ def search_json(result: SearchResult) -> dict[str, Any]:
     }
 
 
-def print_hits(result: SearchResult) -> None:
-    """Human output of a search: one paper a line, then a summary."""
+def print_hits(result: SearchResult, zone: str | None = None) -> None:
+    """Human output of a search: one paper a line, then a summary.
+
+    With ``zone`` (sorted by time), each paper's session time in that zone's setting.
+    """
     width = shutil.get_terminal_size((100, 20)).columns
     for hit in result.hits:
         paper = hit.paper
         badge = {"oral": "[oral] ", "spotlight": "[spot] "}.get(paper.kind, "")
         line = f"{paper.id:>11}  {badge}{paper.title}"
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
+        if zone is not None:
+            echo(" " * 13 + describe(paper.starts_at, paper.ends_at, zone, paper.venue))
         if paper.authors:
             echo(
                 " " * 13
@@ -139,23 +145,6 @@ def author_line(paper: Paper) -> str:
     names = list(paper.authors[:3])
     more = len(paper.authors) - len(names)
     return ", ".join(names) + (f" +{more}" if more > 0 else "")
-
-
-def event_rows(paper: Paper) -> list[tuple[str, str]]:
-    """One row per presentation (talk and poster, in time order), or the session alone."""
-    if not paper.events:
-        return [("Session", " ".join(x for x in (paper.session, paper.starts_at) if x))]
-    rows = []
-    for event in sorted(paper.events, key=lambda e: e.starts_at):
-        when = event.starts_at
-        if event.ends_at:
-            same_day = event.ends_at[:11] == event.starts_at[:11]
-            when += " to " + (event.ends_at[11:] if same_day else event.ends_at)
-        place = ", ".join(x for x in (event.room, event.poster_position) if x)
-        number = f"(event {event.event_id})" if event.event_id is not None else ""
-        text = " ".join(x for x in (event.session, when, place, number) if x)
-        rows.append(("Talk" if event.kind == "oral" else event.kind.capitalize(), text))
-    return rows
 
 
 def possibly_rows(paper: Paper, ctx: Context) -> list[tuple[str, str]]:
@@ -186,7 +175,7 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         ("Institutions", "; ".join(paper.institutions)),
         ("Type", paper.kind),
         ("Topic", paper.topic),
-        *event_rows(paper),
+        *event_rows(paper, zone_setting(ctx)),
         ("OpenReview", paper.openreview_url),
         ("Page", paper.url),
         ("Code", " ".join(paper.code_urls)),
@@ -200,6 +189,11 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         echo()
         echo(textwrap.fill(paper.abstract, width=width))
     return 0
+
+
+def event_rows(paper: Paper, setting: str) -> list[tuple[str, str]]:
+    """A ``Poster`` / ``Talk`` row per presentation, its time in the zone ``setting`` picks."""
+    return [(event_kind(e), event_line(e, setting, paper.venue)) for e in paper_events(paper)]
 
 
 CSV_FIELDS = (

@@ -8,13 +8,13 @@ string, so ``[bold]``, ``[@click=…]`` or escape sequences in a file stay inert
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 from rich.style import Style
 from rich.text import Text
 
 from index_builder.model import Paper, Span
 from index_builder.text.safe import safe
+from index_builder.times import DEFAULT_SETTING, event_kind, event_line, paper_events
 
 DERIVED_MARK = "≈ "
 TITLE_LIMIT = 1_000
@@ -83,40 +83,9 @@ def short_topic(topic: str) -> str:
     return clean(topic.rsplit("->", 1)[-1].strip())
 
 
-def session_times(paper: Paper) -> tuple[str, str] | None:
-    """The session time in venue time and in the user's local time, or None if unknown."""
-    if not paper.starts_at:
-        return None
-    try:
-        start = datetime.fromisoformat(paper.starts_at)
-        end = datetime.fromisoformat(paper.ends_at) if paper.ends_at else None
-        if start.tzinfo is None:
-            return (_span(start, end), "")
-        offset = start.strftime("%z")
-        venue = f"{_span(start, end)} (venue, UTC{offset[:3]}:{offset[3:]})"
-        local_start = start.astimezone()
-        local_end = end.astimezone() if end is not None and end.tzinfo else None
-        local = f"{_span(local_start, local_end)} your time ({local_start.tzname() or 'local'})"
-    except (ValueError, OverflowError):  # year 1 or 9999 moved to another zone: unknown
-        return None
-    return venue, local
-
-
-def _span(start: datetime, end: datetime | None) -> str:
-    text = start.strftime("%a %d %b %H:%M")
-    if end is not None:
-        text += end.strftime("–%H:%M")
-    return text
-
-
-def places(paper: Paper) -> str:
-    """Where the paper is presented (``Poster: Hall D, board #2504; Talk: Room 308``), ``""``
-    when the data names no room or board (the bundled table does not)."""
-    out = []
-    for event in paper.events:
-        bits = [clean(event.room)] if event.room else []
-        if event.poster_position:
-            bits.append("board " + clean(event.poster_position))
-        if bits:
-            out.append(("Talk" if event.kind == "oral" else "Poster") + ": " + ", ".join(bits))
-    return "; ".join(out)
+def session_rows(paper: Paper, setting: str = DEFAULT_SETTING) -> list[tuple[str, str]]:
+    """``("Poster", "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST · board #12")`` per
+    presentation (talks too), in the zone ``setting`` picks; data text made safe."""
+    return [
+        (event_kind(e), clean(event_line(e, setting, paper.venue))) for e in paper_events(paper)
+    ]

@@ -1,9 +1,10 @@
 """The paper view: everything about the paper under the cursor, then similar papers.
 
-Title, authors, institutions, oral/spotlight, topic, session (venue and local
-time), links (OpenReview, virtual site, code; clickable, http/https only), the
-abstract with the query's words highlighted, and a list of similar papers that
-the screen fills from a worker. Data text is only ever put into ``Text`` objects.
+Title, authors, institutions, oral/spotlight, topic, every presentation (poster session
+and talk, in the chosen zone: the venue's by default, with board and room), links
+(OpenReview, virtual site, code; clickable, http/https only), the abstract with the
+query's words highlighted, and a list of similar papers that the screen fills from a
+worker. Data text is only ever put into ``Text`` objects.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from textual.widgets.option_list import Option
 
 from index_builder.model import Hit, Paper
 from index_builder.text.links import openreview_pdf
+from index_builder.times import DEFAULT_SETTING
 from index_builder.venues import DEFAULT as DEFAULT_VENUE
 from tui.widgets.paper_text import (
     badges,
     clean,
     highlighted,
-    places,
-    session_times,
+    session_rows,
     short_authors,
     title_text,
 )
@@ -128,6 +129,15 @@ class PaperView(VerticalScroll, can_focus=True):
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
+        self.zone_setting = DEFAULT_SETTING
+        """``venue``, ``local`` or an IANA zone: where session times are shown."""
+
+    def set_zone(self, setting: str) -> None:
+        """Show session times in the zone ``setting`` picks from now on (redraws)."""
+        if setting != self.zone_setting:
+            self.zone_setting = setting
+            if self.hit is not None:
+                self.show(self.hit, bookmarked=self.bookmarked)
 
     def compose(self) -> ComposeResult:
         yield PaperBody(id="paper-body")
@@ -227,15 +237,8 @@ class PaperView(VerticalScroll, can_focus=True):
             parts.append(field("Institutions", "; ".join(clean(i) for i in paper.institutions)))
         if paper.topic:
             parts.append(field("Topic", clean(paper.topic).replace("->", " › ")))
-        times = session_times(paper)
-        if paper.session or times:
-            parts.append(field("Session", clean(paper.session) or "—"))
-            if times:
-                parts.append(field("Time", times[0]))
-                if times[1]:
-                    parts.append(field("", times[1]))
-        if where := places(paper):
-            parts.append(field("Where", where))
+        for kind, when in session_rows(paper, self.zone_setting):
+            parts.append(field(kind, when))
         if paper.venue and paper.venue != DEFAULT_VENUE.name:
             parts.append(field("Venue", clean(paper.venue)))
         for number, (label, url) in enumerate(links):

@@ -5,7 +5,8 @@ A long result comes a page at a time: the list knows the ``total`` and asks for 
 or everything up to the last hit on ``G``/End, so every hit is reachable.
 
 Each hit takes two lines: its title (matched words highlighted, a derived title
-marked) and a meta line (badges, first authors, topic). Nothing is built per paper
+marked) and a meta line (badges, first authors, topic; when sorted by time, the session
+time first, in the chosen zone). Nothing is built per paper
 until its row scrolls into view, so 100,000 hits cost what 30 do.
 
 BINDINGS (while the list has focus):
@@ -38,6 +39,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from index_builder.model import Hit
+from index_builder.times import describe
 from tui.widgets.paper_text import badges, short_authors, short_topic, title_text
 
 ROW_HEIGHT = 2
@@ -136,6 +138,8 @@ class ResultList(ScrollView, can_focus=True):
         self._jump_last = False
         self.bookmarked: Collection[str] = frozenset()
         self.empty_message = "No papers."
+        self.time_zone: str | None = None
+        """The zone setting when rows show their session time (sorted by time), else None."""
         self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
         self._width = 0
 
@@ -201,6 +205,13 @@ class ResultList(ScrollView, can_focus=True):
         super().watch_scroll_y(old_value, new_value)
         if round(old_value) != round(new_value):
             self._want_more()
+
+    def show_times(self, setting: str | None) -> None:
+        """Show each row's session time in the zone ``setting`` picks (None: no times)."""
+        if setting != self.time_zone:
+            self.time_zone = setting
+            self._cache.clear()
+            self.refresh()
 
     def set_bookmarked(self, ids: Collection[str]) -> None:
         """Which paper ids show the bookmark badge."""
@@ -338,7 +349,11 @@ class ResultList(ScrollView, can_focus=True):
                 "abstract": self.get_component_rich_style("result-list--abstract", partial=True),
                 "bookmark": self.get_component_rich_style("result-list--bookmark", partial=True),
             }
-            text = Text("   ") + badges(paper, paper.id in self.bookmarked, styles)
+            text = Text("   ")
+            if self.time_zone is not None:
+                when = describe(paper.starts_at, paper.ends_at, self.time_zone, paper.venue)
+                text.append(when + " · ", meta + Style(bold=True))
+            text += badges(paper, paper.id in self.bookmarked, styles)
             text.append(short_authors(paper.authors), meta)
             if paper.topic:
                 text.append(" · " + short_topic(paper.topic), meta)

@@ -88,10 +88,13 @@ class Library:
         if store is None:
             self._screen.notify("The reading list cannot be opened.", severity="error")
             return
+        zone = self._services.zone_setting
         screen = (
-            ReadingListScreen(store, catalogue.get, papers=lambda: catalogue.papers, start=start)
+            ReadingListScreen(
+                store, catalogue.get, papers=lambda: catalogue.papers, start=start, zone=zone
+            )
             if catalogue is not None
-            else ReadingListScreen(store, start=start)
+            else ReadingListScreen(store, start=start, zone=zone)
         )
         self._screen.app.push_screen(screen, self._back_from_reading_list)
 

@@ -71,6 +71,7 @@ class MainScreen(Screen[None]):
             facet_panel=lambda: self.facet_panel,
             loaded=self.library.load,
             indexed=lambda: self.pane.find_similar(),
+            zone=lambda: services.zone_setting,
         )
         self.listings = Listings(self, self.flow)
         self.pane = PaperPane(
@@ -93,6 +94,7 @@ class MainScreen(Screen[None]):
         )
         self.box.history = SearchHistory(self.services.paths.data_dir / HISTORY_FILE)
         self.results.empty_message = "Loading papers…"
+        self.show_times_in(self.services.zone_setting)
         self.status.set_index_state("loading papers")
         self.box.focus()
         # A warm start has the papers in memory by now (or nearly): show them in the
@@ -106,6 +108,11 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self.load, not catalogue.complete, False)
         else:
             self.load(True)
+
+    def show_times_in(self, setting: str) -> None:
+        """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
+        self.query_one(PaperView).set_zone(setting)
+        self.results.show_times(setting if self.flow.sort == "time" else None)
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey
+from index_builder.times import DEFAULT_SETTING
 from tui.loading import Loader
 from tui.searching import LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
@@ -62,7 +63,8 @@ class SearchFlow:
 
     ``marked`` gives the bookmarked ids (for ``is:bookmarked``); ``facet_panel`` the
     panel once it has been shown; ``loaded`` is called once a catalogue is in use,
-    ``indexed`` once the index is ready.
+    ``indexed`` once the index is ready; ``zone`` is the zone setting of the session
+    times the rows show when sorted by time.
     """
 
     def __init__(
@@ -73,8 +75,10 @@ class SearchFlow:
         facet_panel: Callable[[], FacetPanel | None],
         loaded: Callable[[], None],
         indexed: Callable[[], None],
+        zone: Callable[[], str] = lambda: DEFAULT_SETTING,
     ) -> None:
         self._screen = screen
+        self._zone = zone
         self._marked = marked
         self._facet_panel = facet_panel
         self._loaded = loaded
@@ -242,6 +246,7 @@ class SearchFlow:
                 hits = (Hit(paper), *hits)
         query = message.query.strip()
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
+        results.show_times(self._zone() if message.sort == "time" else None)
         total = max(message.result.total, len(hits))
         results.set_hits(hits, keep=keep, total=total)
         offer = self._screen.query_one(DidYouMean)

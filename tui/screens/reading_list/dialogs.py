@@ -35,6 +35,7 @@ from index_builder.atomic import write_atomic
 from index_builder.model import Paper
 from index_builder.readinglist.exports import SUFFIXES, Lookup, export
 from index_builder.readinglist.store import ReadingList, ReadingListError
+from index_builder.times import DEFAULT_SETTING
 
 FORMAT_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("b", "bibtex", "BibTeX (.bib)"),
@@ -186,12 +187,21 @@ class ExportDialog(ModalScreen[tuple[str, Path] | None]):
 
 
 def write_export(
-    store: ReadingList, fmt: str, path: Path, lookup: Lookup | None, papers: Sequence[Paper]
+    store: ReadingList,
+    fmt: str,
+    path: Path,
+    lookup: Lookup | None,
+    papers: Sequence[Paper],
+    zone: str = DEFAULT_SETTING,
 ) -> tuple[bool, str]:
-    """Export the whole list as ``fmt`` to ``path`` (atomically); (success, message to show)."""
+    """Export the whole list as ``fmt`` to ``path`` (atomically); (success, message to show).
+
+    Times shown to a person (Markdown) are in ``zone``'s; the calendar stays in UTC.
+    """
     try:
         bookmarks = store.all(sort="time" if fmt == "ics" else "added")
-        write_atomic(path, export(bookmarks, fmt, lookup=lookup, all_papers=papers))
+        text = export(bookmarks, fmt, lookup=lookup, all_papers=papers, timezone=zone)
+        write_atomic(path, text)
     except (OSError, ReadingListError, ValueError) as exc:
         return False, f"Export failed: {exc}"
     return True, f"Exported {len(bookmarks)} bookmarks to {path}"

@@ -3,9 +3,11 @@
 Every cell is a ``rich.text.Text`` made with :func:`index_builder.text.render.safe`, so
 titles and notes show as text: no markup, no escape sequences.
 
-In the sessions view, rows are a day heading, then each session (name and local time) with its
-bookmarked papers; a session that overlaps another session holding a bookmark is
-marked ``clash`` and names it. Heading rows have keys starting with ``#``.
+In the sessions view (the planner), rows are a conference day heading (in the chosen zone),
+then each session (name and time; poster sessions and talks) with its bookmarked papers,
+their poster board and room where known; a session that overlaps another session holding a
+bookmark is marked ``clash`` and names it. Heading rows have keys starting with ``#``; a
+paper's first row has its id as key, a later one (its talk, say) ``id#n``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.schedule import SessionGroup, group_sessions
 from index_builder.text.safe import safe
+from index_builder.times import DEFAULT_SETTING, clock_span, long_day, zone_label
 
 STATUS_MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
@@ -112,11 +115,17 @@ def fill_list(
 
 
 def day_label(group: SessionGroup) -> str:
-    """``Monday 6 July 2026`` (the conference's local day), or the no-time heading."""
+    """``Wednesday 8 July 2026`` (the day in the chosen zone), or the no-time heading."""
+    return long_day(group.day) if group.day is not None else "Without a session time"
+
+
+def when_text(group: SessionGroup) -> str:
+    """``10:30–12:15 KST  Poster Session 3``: the time first, so a cut keeps it."""
     if group.starts is None:
-        return "Without a session time"
-    s = group.starts
-    return f"{s:%A} {s.day} {s:%B %Y}"
+        return "(no time)"
+    return f"{clock_span(group.starts, group.ends)} {zone_label(group.starts)}  " + (
+        group.name or "Session"
+    )
 
 
 def clashcell(group: SessionGroup) -> Text:
@@ -129,31 +138,43 @@ def clashcell(group: SessionGroup) -> Text:
 
 
 def fill_sessions(
-    table: DataTable[Text], bookmarks: Sequence[Bookmark], lookup: Lookup | None
-) -> int:
-    """Fill ``table`` (columns When, Paper, Clash); returns how many sessions clash."""
+    table: DataTable[Text],
+    bookmarks: Sequence[Bookmark],
+    lookup: Lookup | None,
+    setting: str = DEFAULT_SETTING,
+) -> dict[str, Bookmark]:
+    """Fill ``table`` (columns When, Paper, Clash); returns the bookmark of each paper row."""
     table.clear()
-    clashing = 0
+    rows: dict[str, Bookmark] = {}
     day = None
-    groups = group_sessions(bookmarks)
+    groups = group_sessions(bookmarks, lookup, setting)
     for n, group in enumerate(groups):
         label = day_label(group)
         if label != day:
             day = label
             table.add_row(cell(label, "bold underline"), Text(""), Text(""), key=f"#day{n}")
-        clashing += bool(group.clashes_with)
-        when = group.label if group.starts else "(no time)"
-        for i, bm in enumerate(group.bookmarks):
+        when = when_text(group)
+        for i, slot in enumerate(group.slots):
+            bm = slot.bookmark
             gone = lookup is not None and paper_of(bm, lookup) is None
             title = cell(f"{STATUS_MARKS[bm.status]} {bm.title or bm.paper_id}")
+            if slot.event.kind == "oral":
+                title.append(" (talk)", style="italic")
+            if slot.place:
+                title.append("  · ", style="dim")
+                title.append_text(cell(slot.place, "dim"))
             if gone:
                 title.append(GONE, style="italic dim")
+            key = bm.paper_id
+            while key in rows:
+                key = f"{bm.paper_id}#{len(rows)}"
+            rows[key] = bm
             table.add_row(
-                cell(when if i == 0 else "", "bold" if group.clashes_with else ""),
+                cell(when if i == 0 else "", "bold" if group.clashes_with else "", limit=44),
                 title,
                 clashcell(group) if i == 0 else Text(""),
-                key=bm.paper_id,
+                key=key,
             )
     if not groups:
         table.add_row(Text("No bookmarks yet."), Text(""), Text(""), key="#empty")
-    return clashing
+    return rows

@@ -18,7 +18,8 @@ BINDINGS:
 | d          | remove the bookmark                                 |
 | u          | undo the last removal                               |
 | e          | export (BibTeX, Markdown, CSV, JSON, .ics)          |
-| p          | poster sessions by day, clashes marked              |
+| p          | the planner: sessions and talks by conference day, board and room, clashes |
+| w          | what's on: sessions running now (or at a day and hour typed), the next |
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from index_builder.readinglist.bookmark import STATUSES, Bookmark
 from index_builder.readinglist.exports import Lookup, default_export_path, paper_of
 from index_builder.readinglist.store import ReadingList, ReadingListError
 from index_builder.text.safe import safe
+from index_builder.times import DEFAULT_SETTING
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog, write_export
 from tui.screens.reading_list.rows import (
     COLUMNS,
@@ -75,6 +77,7 @@ class ReadingListScreen(ChangeWatch):
         Binding("f", "cycle_filter", "Filter", tooltip="Next status filter", id="rl_filter"),
         Binding("e", "export", "Export", tooltip="Export to a file", id="rl_export"),
         Binding("p", "toggle_sessions", "Sessions", tooltip="Sessions, clashes", id="rl_sessions"),
+        Binding("w", "whats_on", "What's on", tooltip="Sessions running now", id="rl_now"),
         Binding("0", "filter('')", "All", show=False),
         Binding("1", "filter('to-read')", "To read", show=False),
         Binding("2", "filter('reading')", "Reading", show=False),
@@ -91,8 +94,10 @@ class ReadingListScreen(ChangeWatch):
         papers: Sequence[Paper] | Callable[[], Sequence[Paper]] = (),
         export_dir: Path | None = None,
         start: str | None = None,
+        zone: str = DEFAULT_SETTING,
     ) -> None:
         super().__init__()
+        self.zone_setting = zone
         self.store = store
         self.lookup = lookup
         self._papers = papers
@@ -101,7 +106,7 @@ class ReadingListScreen(ChangeWatch):
         self.sort = "added"
         self.bookmarks: list[Bookmark] = []
         self.removed: list[Bookmark] = []
-        self.sessions = Sessions(self, store, lookup)
+        self.sessions = Sessions(self, store, lookup, zone)
         self._seen_version: int | None = None
         self._start = start
         """``"export"`` or ``"sessions"``: what to open once shown (the main screen's e, p)."""
@@ -194,6 +199,7 @@ class ReadingListScreen(ChangeWatch):
         event.stop()
         key = event.row_key.value
         bm = next((b for b in self.bookmarks if b.paper_id == key), None)
+        bm = bm or self.sessions.bookmarks.get(key or "")
         if bm is None and key and not key.startswith("#"):
             bm = self._try(lambda: self.store.get(key))
         if bm is not None:
@@ -232,6 +238,20 @@ class ReadingListScreen(ChangeWatch):
     def action_toggle_sessions(self) -> None:
         """Switch between the list and the poster sessions."""
         self.sessions.toggle()
+
+    def show_times_in(self, setting: str) -> None:
+        """Show session times in ``setting``'s zone from now on (the planner redraws)."""
+        self.zone_setting = self.sessions.zone = setting
+        if self.sessions.shown:
+            self.sessions.fill()
+
+    def action_whats_on(self) -> None:
+        """What's on now among the bookmarks (a day and hour can be typed), and the next."""
+        from tui.screens.whats_on import WhatsOnScreen
+
+        every = attempt(self, lambda: self.store.all(sort="time"))
+        if every is not None:
+            self.app.push_screen(WhatsOnScreen(every, self.lookup, self.zone_setting))
 
     def action_close(self) -> None:
         """Back to the papers."""
@@ -334,6 +354,6 @@ class ReadingListScreen(ChangeWatch):
     def export_to(self, fmt: str, path: Path) -> Path | None:
         """Write the export off the event loop and say where it went."""
         papers = self._papers() if callable(self._papers) else self._papers
-        ok, message = write_export(self.store, fmt, path, self.lookup, papers)
+        ok, message = write_export(self.store, fmt, path, self.lookup, papers, self.zone_setting)
         self.app.call_from_thread(self.notify, message, severity="information" if ok else "error")
         return path if ok else None

@@ -1,7 +1,8 @@
 """The reading list's "Sessions" view (``p``), and the store-call guard both views use.
 
-:class:`Sessions` is a helper the reading list screen owns: the bookmarks grouped
-by day and poster session, clashes marked (see :mod:`tui.screens.reading_list.rows`).
+:class:`Sessions` is a helper the reading list screen owns (the planner): the bookmarks
+grouped by conference day in the chosen zone and by session, talks included, board and
+room where known, clashes marked (see :mod:`tui.screens.reading_list.rows`).
 Keys act on the row under the cursor of whichever view is shown; a heading row is
 no bookmark. :func:`attempt` runs a store call and says why it failed.
 """
@@ -19,6 +20,7 @@ from textual.widgets import ContentSwitcher, DataTable
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup
 from index_builder.readinglist.store import ReadingList, ReadingListError
+from index_builder.times import DEFAULT_SETTING
 from tui.screens.reading_list.rows import fill_sessions
 
 T = TypeVar("T")
@@ -36,12 +38,20 @@ def attempt(screen: Screen[Any], change: Callable[[], T]) -> T | None:
 class Sessions:
     """The sessions table of the reading list screen (``#rl-sessions``)."""
 
-    def __init__(self, screen: Screen[Any], store: ReadingList, lookup: Lookup | None) -> None:
+    def __init__(
+        self,
+        screen: Screen[Any],
+        store: ReadingList,
+        lookup: Lookup | None,
+        zone: str = DEFAULT_SETTING,
+    ) -> None:
         self._screen = screen
         self._store = store
         self._lookup = lookup
+        self.zone = zone
+        """The zone setting the times are shown in."""
         self.bookmarks: dict[str, Bookmark] = {}
-        """The bookmarks in the table, by paper id."""
+        """The bookmarks in the table, by row key (a paper's id; ``id#n`` for its later rows)."""
 
     @property
     def table(self) -> DataTable[Text]:
@@ -77,7 +87,6 @@ class Sessions:
             return
         table = self.table
         keep = self.current() if self.shown else None
-        self.bookmarks = {b.paper_id: b for b in every}
-        fill_sessions(table, every, self._lookup)
+        self.bookmarks = fill_sessions(table, every, self._lookup, self.zone)
         if keep is not None and keep.paper_id in self.bookmarks:
             table.move_cursor(row=table.get_row_index(keep.paper_id))

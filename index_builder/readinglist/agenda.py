@@ -1,0 +1,147 @@
+"""What's on: the bookmarked sessions by conference day, and what runs at a given moment.
+
+Built on :func:`index_builder.readinglist.schedule.group_sessions`, so days and hours are
+in the chosen zone. A moment typed by a person (a day and an hour) is read in the zone
+the sessions are shown in: the venue's by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, tzinfo
+
+from index_builder.readinglist.schedule import SessionGroup
+from index_builder.times import (
+    LOCAL,
+    VENUE,
+    format_span,
+    long_day,
+    normal_setting,
+    short_day,
+    zone_label,
+    zone_named,
+)
+from index_builder.venues import DEFAULT
+
+MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
+
+
+@dataclass(frozen=True, slots=True)
+class WhatsOn:
+    """The sessions running at ``moment`` and the first one starting after it."""
+
+    moment: datetime
+    running: tuple[SessionGroup, ...]
+    next: SessionGroup | None
+
+
+def whats_on(groups: Sequence[SessionGroup], moment: datetime) -> WhatsOn:
+    """The running sessions at ``moment`` (an aware datetime) and the next to start."""
+    timed = [g for g in groups if g.starts is not None]
+    running = tuple(g for g in timed if g.running_at(moment))
+    upcoming = [g for g in timed if g.starts is not None and g.starts > moment]
+    first = min(upcoming, key=lambda g: g.starts or moment, default=None)
+    return WhatsOn(moment, running, first)
+
+
+def by_day(groups: Sequence[SessionGroup]) -> list[tuple[date | None, list[SessionGroup]]]:
+    """The groups under their conference day, in order; the no-time group last (day None)."""
+    days: dict[date | None, list[SessionGroup]] = {}
+    for group in groups:
+        days.setdefault(group.day, []).append(group)
+    return list(days.items())
+
+
+def agenda_zone(groups: Sequence[SessionGroup], setting: str) -> tzinfo:
+    """The zone a typed day and hour are read in: the one the sessions are shown in."""
+    for group in groups:
+        if group.starts is not None and group.starts.tzinfo is not None:
+            return group.starts.tzinfo
+    setting = normal_setting(setting)
+    if setting == LOCAL:
+        return datetime.now().astimezone().tzinfo or zone_named("UTC") or _utc()
+    name = DEFAULT.timezone if setting == VENUE else setting
+    return zone_named(name) or _utc()
+
+
+def _utc() -> tzinfo:
+    from datetime import UTC
+
+    return UTC
+
+
+def moment_from(day: str | None, at: str | None, zone: tzinfo, now: datetime) -> datetime:
+    """The moment ``day`` (``YYYY-MM-DD``, default today) at ``at`` (``HH:MM``) in ``zone``.
+
+    Neither given: ``now``. A day without an hour is its start (00:00). Raises
+    ``ValueError`` with a readable message for a bad day or hour.
+    """
+    here = now.astimezone(zone)
+    if day is None and at is None:
+        return here
+    try:
+        which = date.fromisoformat(day.strip()) if day else here.date()
+    except ValueError:
+        raise ValueError(f"--day {day!r} is not a date like 2026-07-08") from None
+    try:
+        hour = _clock(at) if at else time(0, 0)
+    except ValueError:
+        raise ValueError(f"--at {at!r} is not an hour like 10:30") from None
+    return datetime.combine(which, hour, tzinfo=zone)
+
+
+def _clock(text: str) -> time:
+    hours, sep, minutes = text.strip().partition(":")
+    if not sep or not hours.isdigit() or not minutes.isdigit() or len(minutes) != 2:
+        raise ValueError(text)
+    return time(int(hours), int(minutes))
+
+
+def group_lines(group: SessionGroup, lead: str = "  ") -> list[str]:
+    """A session line (name, time, clash) and a line per bookmarked paper (board, room)."""
+    head = group.label if group.starts else group.name or "Sessions without a time"
+    if group.clashes_with:
+        head += "   clash: " + "; ".join(group.clashes_with)
+    lines = [lead + head]
+    pad = " " * len(lead) + "    "
+    for slot in group.slots:
+        bm = slot.bookmark
+        talk = "  (talk)" if slot.event.kind == "oral" else ""
+        place = f"  · {slot.place}" if slot.place else ""
+        title = " ".join((bm.title or "(untitled)").split())
+        lines.append(f"{pad}{MARKS[bm.status]} {bm.paper_id}  {title}{talk}{place}")
+    return lines
+
+
+def now_lines(now: WhatsOn) -> list[str]:
+    """``At Wed 8 Jul 2026, 11:00 KST:``, the sessions running, and the next one."""
+    m = now.moment
+    lines = [f"At {short_day(m)} {m.year}, {m:%H:%M} {zone_label(m)}:"]
+    if not now.running:
+        lines.append("  nothing on your list is running")
+    for group in now.running:
+        lines += group_lines(group, lead="  now: ")
+    nxt = now.next
+    if nxt is not None and nxt.starts is not None:
+        count = len(nxt.bookmarks)
+        papers = f" ({count} bookmarked paper{'s' if count != 1 else ''})"
+        when = format_span(nxt.starts, nxt.ends)
+        lines.append(f"  next: {nxt.name or 'Session'}, {when}{papers}")
+    else:
+        lines.append("  next: nothing later on your list")
+    return lines
+
+
+Days = Sequence[tuple[date | None, Sequence[SessionGroup]]]
+
+
+def agenda_lines(days: Days, now: WhatsOn) -> list[str]:
+    """The agenda as text: each day and its sessions, then what's on at the moment."""
+    lines: list[str] = []
+    for day, groups in days:
+        lines.append(long_day(day) if day else "Without a session time")
+        for group in groups:
+            lines += group_lines(group)
+        lines.append("")
+    return lines + now_lines(now)

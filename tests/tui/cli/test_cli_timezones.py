@@ -1,0 +1,160 @@
+"""Session times on the command line: ``show``, ``agenda``, the exports, ``--timezone``, the
+config's ``timezone``; the bundled data, where ICML 2026 writes Seoul sessions at ``-07:00``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV, Paths
+from tui.cli.main import run
+from tui.context import Context
+
+SEOUL = "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home whose catalogue cache is built once for this module."""
+    root = tmp_path_factory.mktemp("tz-built")
+    Context(paths=Paths(root / "config", root / "data", root / "cache").ensure()).catalogue()
+    return root
+
+
+@pytest.fixture
+def tz_home(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh home (own config and reading list) with the built catalogue cache."""
+    root = tmp_path / "home"
+    shutil.copytree(built / "cache", root / "cache")
+    monkeypatch.setenv(HOME_ENV, str(root))
+    return root
+
+
+def out_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert run(list(argv)) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return captured.out
+
+
+def test_show_gives_the_seoul_time_never_the_feed_offset(
+    tz_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = out_of(capsys, "show", "62980")
+    assert f"Poster:       {SEOUL}" in out
+    assert "18:30" not in out and "-07:00" not in out
+
+
+def test_timezone_option_for_one_command(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    utc = "Poster Session 3 · Wed 8 Jul, 01:30–03:15 UTC"
+    assert utc in out_of(capsys, "--timezone", "UTC", "show", "62980")
+    assert utc in out_of(capsys, "show", "62980", "--timezone", "UTC")
+    assert SEOUL in out_of(capsys, "show", "62980")  # one command only
+    with pytest.raises(SystemExit) as exc:
+        run(["show", "62980", "--timezone", "Nowhere/Nope"])
+    assert exc.value.code == 2
+    assert "'Nowhere/Nope' is not a time zone" in capsys.readouterr().err
+
+
+def test_an_oral_shows_its_talk_and_its_poster(
+    tz_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = out_of(capsys, "show", "63687")
+    assert "Talk:         Oral 1E Understanding: Interpretability & Cognition · Tue 7 Jul, " in out
+    assert "Poster:       Poster Session 2 · Tue 7 Jul, 14:00–15:45 KST" in out
+
+
+def test_config_timezone(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tz_home / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('timezone = "Europe/Berlin"\n', encoding="utf-8")
+    assert "Wed 8 Jul, 03:30–05:15 CEST" in out_of(capsys, "show", "62980")
+    assert "01:30–03:15 UTC" in out_of(capsys, "--timezone", "UTC", "show", "62980")
+    config.write_text('timezone = "Nowhere/Nope"\n', encoding="utf-8")
+    assert run(["show", "62980"]) == 0
+    captured = capsys.readouterr()
+    assert SEOUL in captured.out
+    [line] = captured.err.splitlines()
+    assert line.startswith("paperscope: config: timezone = 'Nowhere/Nope' is not a time zone")
+    assert line.endswith('using "venue"')
+
+
+def test_agenda_puts_poster_session_3_on_wednesday(
+    tz_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_of(capsys, "reading-list", "add", "62980", "63687")
+    lines = out_of(capsys, "agenda").splitlines()
+    wednesday = lines.index("Wednesday 8 July 2026")
+    assert lines[wednesday + 1] == "  Poster Session 3, 10:30–12:15 KST"
+    assert lines[wednesday + 2].strip().startswith("[ ] 62980  Faults in Our Formal")
+    tuesday = lines.index("Tuesday 7 July 2026")
+    assert tuesday < wednesday
+    assert lines[tuesday + 1].startswith("  Oral 1E") and "(talk)" in lines[tuesday + 2]
+    assert not any("18:30" in line for line in lines)
+
+    data = json.loads(out_of(capsys, "agenda", "--json"))
+    assert data["timezone"] == "venue"
+    [wed] = [d for d in data["days"] if d["day"] == "2026-07-08"]
+    assert [s["name"] for s in wed["sessions"]] == ["Poster Session 3"]
+    assert wed["sessions"][0]["starts_at"] == "2026-07-08T10:30:00+09:00"
+    assert wed["sessions"][0]["papers"][0]["id"] == "62980"
+
+
+def test_agenda_at_a_moment(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_of(capsys, "reading-list", "add", "62980", "63687")
+    data = json.loads(out_of(capsys, "agenda", "--json", "--day", "2026-07-08", "--at", "11:00"))
+    assert [d["day"] for d in data["days"]] == ["2026-07-08"]
+    assert data["moment"] == "2026-07-08T11:00:00+09:00"
+    assert [s["name"] for s in data["running"]] == ["Poster Session 3"]
+    assert data["next"] is None
+
+    before = json.loads(out_of(capsys, "agenda", "--json", "--day", "2026-07-08", "--at", "9:00"))
+    assert before["running"] == [] and before["next"]["name"] == "Poster Session 3"
+
+    text = out_of(capsys, "agenda", "--day", "2026-07-07", "--at", "14:30")
+    assert "At Tue 7 Jul 2026, 14:30 KST:" in text
+    assert "  now: Poster Session 2, 14:00–15:45 KST" in text
+    assert "  next: Poster Session 3, Wed 8 Jul, 10:30–12:15 KST (1 bookmarked paper)" in text
+
+    utc = out_of(capsys, "--timezone", "UTC", "agenda", "--day", "2026-07-08", "--at", "02:00")
+    assert "Wednesday 8 July 2026\n  Poster Session 3, 01:30–03:15 UTC\n" in utc
+    assert "  now: Poster Session 3, 01:30–03:15 UTC" in utc
+
+    assert run(["agenda", "--day", "8 July"]) == 2
+    assert "--day '8 July' is not a date" in capsys.readouterr().err
+    assert run(["agenda", "--at", "25:00"]) == 2
+
+
+def test_agenda_with_nothing_bookmarked(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = out_of(capsys, "agenda")
+    assert out.startswith("No bookmarks yet") and "nothing on your list is running" in out
+
+
+def test_exports_ics_stays_utc_and_markdown_follows_the_zone(
+    tz_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_of(capsys, "reading-list", "add", "62980")
+    ics = out_of(capsys, "reading-list", "export", "--format", "ics")
+    assert "DTSTART:20260708T013000Z\r\n" in ics and "DTEND:20260708T031500Z\r\n" in ics
+    assert "X-WR-TIMEZONE:Asia/Seoul\r\n" in ics and "LOCATION:Poster Session 3\r\n" in ics
+    utc_ics = out_of(capsys, "--timezone", "UTC", "reading-list", "export", "--format", "ics")
+    strip = lambda text: [x for x in text.splitlines() if not x.startswith("DTSTAMP")]  # noqa: E731
+    assert strip(utc_ics) == strip(ics)
+    md = out_of(capsys, "reading-list", "export", "--format", "markdown")
+    assert "  - Poster Session 3, Wed 8 Jul, 10:30–12:15 KST" in md
+    md_utc = out_of(capsys, "--timezone", "UTC", "reading-list", "export", "--format", "markdown")
+    assert "  - Poster Session 3, Wed 8 Jul, 01:30–03:15 UTC" in md_utc
+
+
+def test_search_sorted_by_time_shows_the_time(
+    warm_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(HOME_ENV, str(warm_home))
+    query = ("faults", "formal", "benchmarking", "lean")
+    lines = out_of(capsys, "search", *query, "--sort", "time", "--limit", "1").splitlines()
+    assert lines[0].split()[0] == "62980" and lines[1].strip() == "Wed 8 Jul, 10:30–12:15 KST"
+    plain = out_of(capsys, "search", *query, "--limit", "1")
+    assert "KST" not in plain

@@ -1,0 +1,158 @@
+"""Pilot tests of session times on screen: the paper view, rows sorted by time, the planner
+(``p``), what's on (``w``), the palette's time-zone commands and the config's ``timezone``.
+
+The TUI fixtures force ``TZ=UTC``: what the venue's zone shows must not depend on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Static
+
+from index_builder.model import Event, Paper
+from index_builder.readinglist.store import ReadingList
+from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
+from tui.config import load_config
+from tui.screens.main.screen import MainScreen
+from tui.screens.whats_on import WhatsOnScreen
+
+PS3 = ("2026-07-07T18:30:00-07:00", "2026-07-07T20:15:00-07:00")
+POSTER = Event("poster", "Poster Session 3", *PS3, 62980, "Hall C", "#2504")
+TALK = Event("oral", "Oral 3A Theory", "2026-07-07T19:00:00-07:00", "2026-07-07T19:15:00-07:00", 9)
+ORAL_POSTER = Event("poster", "Poster Session 4", "2026-07-08T00:00:00-07:00", "", 501)
+
+
+def view_text(screen: MainScreen) -> str:
+    """The paper view's text, lines joined and spaces squeezed (it wraps at any width)."""
+    return " ".join(rendered_text(screen.view.query_one("#paper-body")).split())
+
+
+TZ_PAPERS = (
+    Paper(
+        id="62980", title="Faults in Our Formal Benchmarking", authors=("Pawan A",),
+        session=POSTER.session, starts_at=PS3[0], ends_at=PS3[1], event_id=62980,
+        events=(POSTER,), venue="ICML 2026",
+    ),
+    Paper(
+        id="501", title="Spectral theory of talks", authors=("Tia B",), oral=True,
+        session=ORAL_POSTER.session, starts_at=ORAL_POSTER.starts_at, event_id=501,
+        events=(ORAL_POSTER, TALK), venue="ICML 2026",
+    ),
+    Paper(id="700", title="Undated work", authors=("Una C",), venue="ICML 2026"),
+)  # fmt: skip
+
+
+async def test_paper_view_shows_the_seoul_time_and_the_palette_changes_it(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    app = make_app(papers=TZ_PAPERS)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "faults")
+        body = view_text(screen)
+        assert "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST · board #2504, Hall C" in body
+        assert "18:30" not in body and "01:30" not in body  # TZ=UTC changes nothing here
+
+        screen = await type_query(pilot, "spectral")
+        body = view_text(screen)
+        assert "Talk Oral 3A Theory · Wed 8 Jul, 11:00–11:15 KST" in body
+        assert "Poster Poster Session 4 · Wed 8 Jul, 16:00 KST" in body
+
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Time zone: UTC")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.zone_setting == "UTC"
+        body = view_text(screen)
+        assert "Oral 3A Theory · Wed 8 Jul, 02:00–02:15 UTC" in body
+    assert load_config(tmp_path / "config" / "config.toml").timezone == "UTC"
+
+
+async def test_rows_show_times_only_when_sorted_by_time(make_app: AppFactory) -> None:
+    app = make_app(papers=TZ_PAPERS)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert "KST" not in screen.results.render_line(1).text
+        screen.results.focus()
+        await pilot.press("s", "s")
+        await settle(pilot)
+        assert screen.sort == "time"
+        assert [h.paper.id for h in screen.results.hits] == ["62980", "501", "700"]
+        lines = [screen.results.render_line(y).text for y in (1, 3, 5)]
+        assert "Wed 8 Jul, 10:30–12:15 KST · " in lines[0]
+        assert "Wed 8 Jul, 16:00 KST · " in lines[1]
+        assert "time unknown · " in lines[2]
+        await pilot.press("s")
+        await settle(pilot)
+        assert "KST" not in screen.results.render_line(1).text
+
+
+async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    path = tmp_path / "config" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('timezone = "Nowhere/Nope"\n', encoding="utf-8")
+    config = load_config(path)
+    assert len(config.problems) == 1 and "Nowhere/Nope" in config.problems[0]
+    app = make_app(papers=TZ_PAPERS, config=config)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "faults")
+        assert "10:30–12:15 KST" in view_text(screen)
+        shown = [n.message for n in app._notifications]
+        assert any(m.startswith("config: timezone = 'Nowhere/Nope'") for m in shown)
+
+
+async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> None:
+    store = ReadingList(tmp_path / "data" / "reading_list.sqlite3")
+    for paper in TZ_PAPERS:
+        store.add(paper)
+    store.close()
+    app = make_app(papers=TZ_PAPERS)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("escape", "B")
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        table = app.screen.query_one("#rl-sessions", DataTable)
+        rows = [
+            [table.get_cell(row.key, c).plain for c in ("when", "paper", "clash")]
+            for row in table.ordered_rows
+        ]
+        assert rows[0][0] == "Wednesday 8 July 2026"
+        assert rows[1][0] == "10:30–12:15 KST Poster Session 3"
+        assert rows[1][1] == "[ ] Faults in Our Formal Benchmarking  · board #2504, Hall C"
+        assert rows[1][2] == "clash: Oral 3A Theory, 11:00–11:15 KST"
+        assert rows[2][:2] == [
+            "11:00–11:15 KST Oral 3A Theory",
+            "[ ] Spectral theory of talks (talk)",
+        ]
+        assert rows[2][2].startswith("clash: Poster Session 3")
+        assert rows[3][:2] == ["16:00 KST Poster Session 4", "[ ] Spectral theory of talks"]
+        assert rows[4][0] == "Without a session time" and rows[5][1] == "[ ] Undated work"
+        assert not any("Tuesday" in r[0] or "18:30" in r[0] for r in rows)
+
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, WhatsOnScreen)
+        app.screen.query_one(Input).value = "2026-07-08 11:05"
+        await pilot.press("enter")
+        await pilot.pause()
+        text = str(app.screen.query_one("#wo-body", Static).render())
+        assert "At Wed 8 Jul 2026, 11:05 KST:" in text
+        assert "now: Poster Session 3, 10:30–12:15 KST" in text
+        assert "now: Oral 3A Theory, 11:00–11:15 KST" in text
+        assert "next: Poster Session 4, Wed 8 Jul, 16:00 KST (1 bookmarked paper)" in text
+        app.screen.query_one(Input).value = "8 July"
+        await pilot.press("enter")
+        await pilot.pause()
+        text = str(app.screen.query_one("#wo-body", Static).render())
+        assert "is not a day and hour like 2026-07-08 10:30" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, WhatsOnScreen)

@@ -1,0 +1,122 @@
+"""``paperscope agenda``: the bookmarked papers by conference day and session, and what's on.
+
+paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json] [--timezone ZONE]
+
+Days and hours are in the chosen zone (``--timezone``, else the config's ``timezone``,
+else the venue's). After the days comes the moment (now, or ``--day`` at ``--at``): the
+sessions running then with their bookmarked papers, and the next session. ``--day``
+alone lists that day and takes its start as the moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from typing import Any
+
+from index_builder.readinglist.agenda import (
+    WhatsOn,
+    agenda_lines,
+    agenda_zone,
+    by_day,
+    moment_from,
+    whats_on,
+)
+from index_builder.readinglist.schedule import SessionGroup, group_sessions
+from index_builder.readinglist.store import ReadingListError
+from index_builder.times import format_span, long_day
+from tui.cli.common import add_subparser, zone_setting
+from tui.cli.output import dumps, echo, error
+from tui.context import Context
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``agenda`` to the ``paperscope`` parser."""
+    p = add_subparser(sub, "agenda", "bookmarked papers by day and session; what's on", run)
+    p.add_argument("--day", metavar="YYYY-MM-DD", help="list this day (in the chosen zone)")
+    p.add_argument("--at", metavar="HH:MM", help="what's on at this hour (default: now)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    """Print the agenda; 1 when the reading list cannot be read, 2 for a bad day or hour."""
+    from tui.cli.reading_list import open_list, refreshed
+
+    setting = zone_setting(ctx)
+    try:
+        store = open_list(ctx)
+        try:
+            refreshed(ctx, store)
+            bookmarks = store.all(sort="time")
+        finally:
+            store.close()
+    except (ReadingListError, OSError) as exc:
+        error(f"reading list: {exc}")
+        return 1
+    groups = group_sessions(bookmarks, ctx.catalogue().get, setting)
+    try:
+        moment = moment_from(args.day, args.at, agenda_zone(groups, setting), datetime.now(UTC))
+    except ValueError as exc:
+        error(str(exc))
+        return 2
+    days = by_day(groups)
+    if args.day:
+        days = [(d, g) for d, g in days if d == moment.date()]
+    now = whats_on(groups, moment)
+    if args.json:
+        print(dumps(agenda_json(setting, days, now), indent=2))
+        return 0
+    print_agenda(days, now, empty=not groups)
+    return 0
+
+
+def session_json(group: SessionGroup) -> dict[str, Any]:
+    """One session: name, kind, times (ISO in the shown zone), clashes and its papers."""
+    return {
+        "name": group.name,
+        "kind": group.kind,
+        "day": group.day.isoformat() if group.day else None,
+        "starts_at": group.starts.isoformat() if group.starts else None,
+        "ends_at": group.ends.isoformat() if group.ends else None,
+        "when": format_span(group.starts, group.ends) if group.starts else "time unknown",
+        "clashes_with": list(group.clashes_with),
+        "papers": [
+            {
+                "id": s.bookmark.paper_id,
+                "title": s.bookmark.title,
+                "status": s.bookmark.status,
+                "event": s.event.kind,
+                "board": s.event.poster_position,
+                "room": s.event.room,
+            }
+            for s in group.slots
+        ],
+    }
+
+
+def agenda_json(
+    setting: str, days: list[tuple[Any, list[SessionGroup]]], now: WhatsOn
+) -> dict[str, Any]:
+    """The ``--json`` shape: the setting, the days with their sessions, and the moment."""
+    return {
+        "timezone": setting,
+        "days": [
+            {
+                "day": day.isoformat() if day else None,
+                "label": long_day(day) if day else "Without a session time",
+                "sessions": [session_json(g) for g in groups],
+            }
+            for day, groups in days
+        ],
+        "moment": now.moment.isoformat(),
+        "running": [session_json(g) for g in now.running],
+        "next": session_json(now.next) if now.next else None,
+    }
+
+
+def print_agenda(days: list[tuple[Any, list[SessionGroup]]], now: WhatsOn, *, empty: bool) -> None:
+    """The days, then what is on at the moment and what comes next."""
+    if empty:
+        echo("No bookmarks yet (paperscope reading-list add ID, or b in the browser).")
+    for line in agenda_lines(days, now):
+        echo(line)
