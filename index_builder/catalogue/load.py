@@ -30,7 +30,7 @@ from index_builder.sources.files import read_regular_file
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
-CATALOGUE_VERSION = 7
+CATALOGUE_VERSION = 8
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes

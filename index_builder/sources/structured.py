@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from index_builder.model import SourceProblem
 from index_builder.sources.records import PaperRecord, RecordError, clean, record_from_json
 from index_builder.text import render as text
+from index_builder.venues import VENUES
 
 if TYPE_CHECKING:
     from bibtexparser.model import Entry
@@ -230,7 +231,22 @@ def _bib_record(entry: Entry, file: str, position: int) -> PaperRecord:
         url=url,
         openreview_url=_field(entry, "openreview"),
         code_urls=(code,) if code else (),
+        venue=bib_venue(
+            _field(entry, "booktitle") or _field(entry, "journal"), _field(entry, "year")
+        ),
     )
+
+
+def bib_venue(booktitle: str, year: str) -> str:
+    """The known venue (``ICML 2026``) whose proceedings and year an entry names, else ``""``.
+
+    An entry of unknown proceedings is cited without a venue rather than with a guessed one.
+    """
+    wanted = " ".join(booktitle.replace("{", "").replace("}", "").split()).casefold()
+    for known in VENUES:
+        if wanted == known.booktitle.casefold() and year.strip() == str(known.year):
+            return known.name
+    return ""
 
 
 def bib_names(value: str) -> tuple[str, ...]:

@@ -48,6 +48,18 @@ def test_author_strings(value: str, names: tuple[str, ...]) -> None:
     assert split_people(value) == names
 
 
+def test_bib_proceedings_name_the_venue_only_when_known(tmp_path: Path) -> None:
+    from index_builder.citations.styles import cite
+
+    pmlr = load_catalogue([BIB])
+    assert {p.venue for p in pmlr} == {"ICML 2026"}
+    entry = cite(next(iter(pmlr)), "bibtex")
+    assert entry.startswith("@inproceedings") and "43rd International Conference" in entry
+    other = write(tmp_path, "ws.bib", BIB.read_text().replace("43rd International", "Workshop"))
+    [paper, *_] = load_catalogue([other])
+    assert paper.venue == "" and cite(paper, "bibtex").startswith("@misc")
+
+
 def test_bibtex_names() -> None:
     raw = (
         r"Erd\H{o}s, P{\'a}l and \v{C}ech, Eduard and G{\"{o}}del, Kurt and {\L}ukasz, K and others"
