@@ -12,7 +12,7 @@ import pytest
 
 from index_builder.model import Paper
 from tests.helpers.faults import paperscope, run
-from tui.widgets.paper_text import session_times
+from tui.widgets.paper_text import session_rows
 
 TIMES = {
     "88005": ("0001-01-01T00:30:00+07:00", "0001-01-01T01:00:00+07:00"),
@@ -51,7 +51,8 @@ def test_ics_export_with_impossible_years(timed: tuple[Path, list[str]]) -> None
 @pytest.mark.parametrize("paper_id", ["88005", "88006"])
 def test_paper_view_times_outside_the_calendar_are_unknown(paper_id: str) -> None:
     starts, ends = TIMES[paper_id]
-    assert session_times(Paper(id=paper_id, title="x", starts_at=starts, ends_at=ends)) is None
+    paper = Paper(id=paper_id, title="x", session="S", starts_at=starts, ends_at=ends)
+    assert session_rows(paper) == [("Poster", "S · time unknown")]
 
 
 def test_import_nested_too_deep_and_lone_surrogate(

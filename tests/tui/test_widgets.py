@@ -78,8 +78,8 @@ def test_short_authors() -> None:
 
 
 def test_session_rows_in_the_chosen_zone() -> None:
-    # No venue in these papers: the times keep the offset they came with.
-    [(label, line)] = session_rows(HAND_MADE[0])
+    # With no venue, the times keep the offset they came with.
+    [(label, line)] = session_rows(replace(HAND_MADE[0], venue=""))
     assert (label, line) == ("Poster", "Poster Session 3 · Tue 7 Jul, 11:00–12:30 UTC-07:00")
     icml = replace(HAND_MADE[0], venue="ICML 2026")
     assert session_rows(icml)[0][1] == "Poster Session 3 · Wed 8 Jul, 03:00–04:30 KST"

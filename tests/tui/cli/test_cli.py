@@ -207,8 +207,8 @@ def test_show_lists_the_talk_and_the_poster(
     out = capsys.readouterr().out
     talk = next(line for line in out.splitlines() if line.startswith("Talk:"))
     poster = next(line for line in out.splitlines() if line.startswith("Poster:"))
-    assert "Oral 1A" in talk and "18:30" in talk and "(event 71029)" in talk
-    assert "Poster Session 2" in poster and "(event 65133)" in poster
+    assert "Oral 1A" in talk and "Tue 7 Jul, 10:30–10:45 KST" in talk
+    assert "Poster Session 2" in poster and "Tue 7 Jul, 14:00–15:45 KST" in poster
 
 
 def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
