@@ -9,7 +9,6 @@ reason, where one cannot be made).
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.faults import namespace_problem
 
 COMMANDS = {
     "bare": [],
@@ -106,18 +106,7 @@ def test_platform_dirs_unusable_without_paperscope_home(tmp_path: Path) -> None:
         assert_clear_failure(done, "home")
 
 
-def _namespace_reason() -> str | None:
-    if shutil.which("unshare") is None:
-        return "no unshare(1) here"
-    probe = subprocess.run(
-        ["unshare", "-m", "--propagation", "private", "sh", "-c",
-         "mount -t tmpfs -o size=64k tmpfs /mnt && mount -o remount,ro /mnt"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return None if probe.returncode == 0 else f"cannot make a mount namespace: {probe.stderr}"
-
-
-NO_NAMESPACE = _namespace_reason()
+NO_NAMESPACE = namespace_problem()
 
 
 @pytest.mark.skipif(NO_NAMESPACE is not None, reason=str(NO_NAMESPACE))

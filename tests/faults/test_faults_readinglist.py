@@ -20,6 +20,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.faults import namespace_problem
 
 FIRST, SECOND = "66407", "62914"  # the two Massart papers of the bundled table
 
@@ -204,19 +205,7 @@ def test_a_long_lock_gives_a_clear_error_and_changes_nothing(rl_home: Path) -> N
 # -- read-only and full (private mount namespaces) -------------------------------------------
 
 
-def _namespace_works() -> str | None:
-    """None when ``unshare -m`` plus a read-only bind mount work here, else why not."""
-    if shutil.which("unshare") is None:
-        return "no unshare(1) here"
-    probe = subprocess.run(
-        ["unshare", "-m", "--propagation", "private", "sh", "-c",
-         "mount -t tmpfs -o size=64k tmpfs /mnt && mount -o remount,ro /mnt"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return None if probe.returncode == 0 else f"cannot make a mount namespace: {probe.stderr}"
-
-
-NO_NAMESPACE = _namespace_works()
+NO_NAMESPACE = namespace_problem()
 needs_namespace = pytest.mark.skipif(NO_NAMESPACE is not None, reason=str(NO_NAMESPACE))
 
 
