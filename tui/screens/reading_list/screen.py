@@ -125,8 +125,9 @@ class ReadingListScreen(ChangeWatch):
         add_columns(self.table, self.query_one("#rl-sessions", DataTable))
         self.reload()
         self.table.focus()
-        # Another process (a CLI call, a second window) may change the file meanwhile.
-        self.set_interval(1.0, self.check_outside_changes)
+        # Another process (a CLI call, a second window) may change the file meanwhile:
+        # the watch reloads the rows each second, off the event loop; r and n also
+        # check the file's data_version before they write.
         self.watch_changes()
         if self._start == "export":
             self.action_export()
