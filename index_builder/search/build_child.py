@@ -10,30 +10,17 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-
-def _die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent ends (elsewhere: best effort)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    except (OSError, AttributeError):
-        return
+from index_builder.search.parallel import die_with_parent
 
 
 def main(argv: Sequence[str]) -> int:
     """The child: read the papers from stdin, build into ``argv[0]``, report on stdout."""
     parent = os.getppid()
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != parent:  # the parent ended before the request took effect
         return 1
     from index_builder.search.store import IndexStore

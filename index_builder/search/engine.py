@@ -1,10 +1,11 @@
 """Answering queries: :class:`SearchIndex`, the one entry point the app and CLI use.
 
-Modules that import Whoosh all have names starting with ``search``: this one (queries),
-:mod:`searchindex` (the index's life: build, open, rebuild), :mod:`searchschema`
-(schema and analyzers), :mod:`searchquery` (parsed query to Whoosh query, "did you
-mean") and :mod:`searchscore` (every match with its score, for exact totals). Query
-parsing, highlighting, facets, sort ranks and folder handling are pure Python.
+The index's life (build, open, swap, rebuild) is :mod:`~index_builder.search.store`'s,
+which this class extends; the query language is parsed by
+:mod:`~index_builder.search.syntax`, turned into a Whoosh query by
+:mod:`~index_builder.search.whoosh_query` and scored by
+:mod:`~index_builder.search.scoring` (every match, for exact totals). Highlighting,
+facets and sort orders are pure Python (``highlight``, ``facets``, ``ordering``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
+from index_builder.search import parallel
 from index_builder.search.builder import write_in_child
 from index_builder.search.documents import paper_doc
 from index_builder.search.highlight import StemForms
@@ -36,7 +37,6 @@ from index_builder.search.schema import (
 )
 from index_builder.search.scoring import FastScorer
 from index_builder.search.vocabulary import Vocabulary
-from index_builder.search.writing import ADDING_SHARE, fast_lengths, report_commit
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
@@ -55,8 +55,6 @@ DAMAGE_ERRORS = (
     whoosh_index.IndexError,
 )
 _MARKER_CHECK_S = 2.0
-WRITER_POOL_MB = 128
-"""Whoosh's posting pool while building (its own estimate; see ``_write``)."""
 
 
 class IndexStore:
@@ -161,29 +159,19 @@ class IndexStore:
             progress(0, total)
         ix = whoosh_index.create_in(str(folder), make_schema())
         # Separate segment files, not one compound file: Whoosh copies a compound file into
-        # memory on opening (+300 MB at 50k papers). The pool holds the bundled postings
-        # (~510,000) in one sorted run: with 64 MB they spilled into runs on disk that
-        # are unpickled one posting at a time (a third of the build); the app builds in a
-        # child process, whose peak stays under 200 MB (measured in tests/benchmarks).
-        pool = WRITER_POOL_MB
-        writer = fast_lengths(ix.writer(limitmb=pool, procs=1, timeout=10.0, compound=False))
-        texts: list[str] = []
+        # memory on opening (+300 MB at 50k papers). The segment is written whole by
+        # index_builder.search.segment, on two cores where it can (search.parallel).
+        writer = ix.writer(procs=1, timeout=10.0, compound=False)
         try:
-            for i, paper in enumerate(self.papers, 1):
-                doc = paper_doc(paper)
-                texts.append(doc.get("text", ""))
-                writer.add_document(**doc)
-                if progress and i % 250 == 0:
-                    progress(int(i * ADDING_SHARE), total)
-            if progress:
-                report_commit(writer, progress, total, ADDING_SHARE)
-            writer.commit(optimize=True)
+            docs = [paper_doc(paper) for paper in self.papers]
+            words = parallel.build(writer, docs, folder, progress)
         except BaseException:
-            writer.cancel()
+            if not writer.is_closed:
+                writer.cancel()
             raise
         finally:
             ix.close()
-        Vocabulary.from_texts(texts).save(folder)
+        Vocabulary(dict(words)).save(folder)
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")

@@ -78,6 +78,29 @@ def iter_words(text: str) -> Iterator[tuple[int, int, int, str]]:
             yield pos, start, end, folded
 
 
+def positioned_words(text: str) -> list[tuple[int, str]]:
+    """``(position, folded)`` of each word of ``text``: :func:`iter_words` without offsets.
+
+    The indexing path: the same positions and words, from ``findall`` per value instead of
+    a match object per word.
+    """
+    out: list[tuple[int, str]] = []
+    pos = -1
+    values = text.split(VALUE_SEPARATOR) if VALUE_SEPARATOR in text else (text,)
+    for k, value in enumerate(values):
+        found = WORD_RE.findall(value)
+        if not found:
+            continue
+        if k:  # a separator lies between this value's first word and the word before it
+            pos += POSITION_GAP
+        for raw in found:
+            pos += 1
+            folded = fold_word(raw)
+            if folded:
+                out.append((pos, folded))
+    return out
+
+
 def words(text: str) -> list[str]:
     """The folded words of ``text``, in order."""
     return [w for _, _, _, w in iter_words(text)]

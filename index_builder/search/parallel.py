@@ -1,0 +1,165 @@
+"""A build on two cores: a forked worker gathers and encodes the second share of the documents.
+
+The documents are split in two shares; this process gathers and encodes the first while
+a worker forked once the documents are ready does the second (numbering its documents
+after the first share's), and returns its :class:`~index_builder.search.segment.Gathered`
+through a file in the index's temporary folder. The shares are joined term by term and
+written as one segment (:func:`~index_builder.search.segment.join`). This process gets
+the smaller share, as it also joins and writes.
+
+A fork is used only where it is safe and cheap: on a platform that has it, from a process
+with one thread (the app's build child, the command line, the benchmark); elsewhere the
+build runs here alone. A worker that fails or is killed is not fatal: its share is then
+built here. The worker asks Linux to end it with its parent, and the parent kills it when
+it is interrupted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import sys
+import threading
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from index_builder.search.segment import Gathered, Progress, SegmentBuilder, join, write
+
+OWN_SHARE = 0.42
+"""The part of the documents this process gathers when a worker takes the rest."""
+GATHER_SHARE = 0.6
+"""The part of a build's progress given to gathering documents; writing gets the rest."""
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent ends (elsewhere: nothing)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+
+
+def can_fork() -> bool:
+    """True where forking a worker is safe: the platform forks and one thread runs."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def build(
+    writer: Any,
+    docs: Sequence[dict[str, str]],
+    scratch: Path,
+    progress: Progress | None = None,
+    *,
+    workers: int = 2,
+) -> Counter[str]:
+    """Write ``docs`` as one segment through ``writer`` and commit; return the word counts.
+
+    ``scratch`` is a folder for the worker's result (the index's temporary folder).
+    """
+    schema = writer.schema
+    total = len(docs)
+    split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
+    forked: _Worker | None = None
+    if split < total:
+        forked = _Worker.start(scratch, lambda: _gather(schema, docs, split, total))
+    try:
+        builder = SegmentBuilder(schema)
+        step = max(1, split // 50)
+        for i, doc in enumerate(docs[:split], 1):
+            builder.add(doc)
+            if progress and i % step == 0:
+                progress(int(total * GATHER_SHARE * i / split), total)
+        gathered = builder.gathered()
+        if forked is not None:
+            theirs = forked.result()
+            if theirs is None:  # the worker failed: its share is built here
+                theirs = _gather(schema, docs, split, total)
+            gathered = join(gathered, theirs)
+        if progress:
+            progress(int(total * GATHER_SHARE), total)
+
+        def writing(done: int, of: int) -> None:
+            if progress:
+                share = GATHER_SHARE + (1 - GATHER_SHARE) * done / max(1, of)
+                progress(min(total - 1, int(total * share)), total)
+
+        write(writer, gathered, writing)
+    finally:
+        if forked is not None:
+            forked.stop()
+    return gathered.words
+
+
+def _gather(schema: Any, docs: Sequence[dict[str, str]], start: int, end: int) -> Gathered:
+    builder = SegmentBuilder(schema, docbase=start)
+    for doc in docs[start:end]:
+        builder.add(doc)
+    return builder.gathered()
+
+
+class _Worker:
+    """A forked child computing one result into a file."""
+
+    def __init__(self, pid: int, path: Path) -> None:
+        self.pid = pid
+        self.path = path
+        self._done = False
+
+    @classmethod
+    def start(cls, scratch: Path, work: Callable[[], Any]) -> _Worker:
+        path = scratch / f".worker-{os.getpid()}-{threading.get_ident()}.pickle"
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 1
+            try:
+                die_with_parent()
+                result = work()
+                tmp = path.with_suffix(".tmp")
+                with open(tmp, "wb") as out:
+                    pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, path)
+                code = 0
+            except BaseException:  # reported; the parent builds these fields instead
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        return cls(pid, path)
+
+    def result(self) -> Any | None:
+        """Wait for the child; its result, or None when it failed."""
+        _, status = os.waitpid(self.pid, 0)
+        self._done = True
+        try:
+            if os.waitstatus_to_exitcode(status) != 0:
+                return None
+            with open(self.path, "rb") as found:
+                return pickle.load(found)
+        except (OSError, pickle.UnpicklingError, EOFError):
+            return None
+        finally:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+
+    def stop(self) -> None:
+        """Kill and reap the child if it is still running (the build was interrupted)."""
+        if self._done:
+            return
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(self.pid, 0)
+        self._done = True
+        for leftover in (self.path, self.path.with_suffix(".tmp")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()

@@ -1,0 +1,216 @@
+"""The whole-segment writer against Whoosh's own writer: the same index, read back.
+
+Papers: the hand-made search papers (accents, separators, empty fields), the analysis
+fixture's (LaTeX, derived titles) and 300 synthetic ones with abstracts (terms with
+several 128-posting blocks, and lists cut between the two shares of a split build).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from whoosh import index as whoosh_index
+from whoosh import query as Q
+
+from index_builder.model import Paper
+from index_builder.search import parallel
+from index_builder.search.documents import paper_doc
+from index_builder.search.schema import make_schema
+from index_builder.search.vocabulary import Vocabulary
+from index_builder.search.words import iter_words, positioned_words
+from tests.benchmarks.corpus import generate
+from tests.helpers.search_papers import PAPERS
+
+FIXTURE_PAPERS = Path(__file__).resolve().parents[2] / "fixtures" / "analysis" / "papers.json"
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[dict[str, str]]:
+    fixture = [Paper.from_json(d) for d in json.loads(FIXTURE_PAPERS.read_text("utf-8"))]
+    papers = [*PAPERS, *fixture, *generate(300, seed=7).papers]
+    return [paper_doc(p) for p in papers]
+
+
+def whoosh_build(folder: Path, docs: list[dict[str, str]]) -> None:
+    ix = whoosh_index.create_in(str(folder), make_schema())
+    writer = ix.writer(procs=1, compound=False)
+    for doc in docs:
+        writer.add_document(**doc)
+    writer.commit(optimize=True)
+    ix.close()
+
+
+def our_build(folder: Path, docs: list[dict[str, str]], workers: int) -> Counter[str]:
+    ix = whoosh_index.create_in(str(folder), make_schema())
+    words = parallel.build(ix.writer(procs=1, compound=False), docs, folder, workers=workers)
+    ix.close()
+    return words
+
+
+def term_stats(reader: Any, field: str, text: bytes) -> tuple[Any, ...]:
+    info = reader.term_info(field, text)
+    return (info.weight(), info.doc_frequency(), info.min_length(), info.max_length(),
+            info.max_weight(), info.min_id(), info.max_id())  # fmt: skip
+
+
+def postings(reader: Any, field: str, text: bytes) -> list[tuple[Any, ...]]:
+    """Every posting, checking each block's statistics against its postings on the way."""
+    m = reader.postings(field, text)
+    out = []
+    while m.is_active():
+        assert m.weight() <= m.block_max_weight()
+        assert m.id() <= m.block_max_id()
+        out.append((m.id(), m.weight(), m.value()))
+        m.next()
+    return out
+
+
+def read_all(folder: Path) -> dict[str, Any]:
+    ix = whoosh_index.open_dir(str(folder))
+    with ix.reader() as r:
+        terms = list(r.all_terms())
+        fields = list(r.indexed_field_names())
+        return {
+            "docs": r.doc_count_all(),
+            "terms": terms,
+            "stats": [term_stats(r, f, t) for f, t in terms],
+            "postings": [postings(r, f, t) for f, t in terms],
+            "lengths": [
+                [r.doc_field_length(d, f) for d in range(r.doc_count_all())] for f in fields
+            ],
+            "totals": [r.field_length(f) for f in fields],
+            "stored": list(r.all_stored_fields()),
+            "segments": len(ix._segments()),
+        }
+
+
+@pytest.fixture(scope="module")
+def whoosh_folder(docs: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("whoosh")
+    whoosh_build(folder, docs)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def whoosh_index_read(whoosh_folder: Path) -> dict[str, Any]:
+    return read_all(whoosh_folder)
+
+
+def terms_of(folder: Path) -> list[tuple[str, bytes]]:
+    with whoosh_index.open_dir(str(folder)).reader() as r:
+        return list(r.all_terms())
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_index_reads_as_whooshs_own(
+    docs: list[dict[str, str]], whoosh_index_read: dict[str, Any], tmp_path: Path, workers: int
+) -> None:
+    words = our_build(tmp_path, docs, workers)
+    ours = read_all(tmp_path)
+    assert ours["segments"] == 1
+    assert max(len(p) for p in ours["postings"]) > 3 * 128  # several blocks were written
+    for key in ("docs", "terms", "stats", "lengths", "totals", "stored"):
+        assert ours[key] == whoosh_index_read[key], key
+    for term, mine, theirs in zip(
+        ours["terms"], ours["postings"], whoosh_index_read["postings"], strict=True
+    ):
+        assert mine == theirs, term
+    assert dict(words) == Vocabulary.from_texts(d.get("text", "") for d in docs).freq
+    assert not list(tmp_path.glob(".worker-*"))
+
+
+def test_the_index_answers_as_whooshs_own(
+    docs: list[dict[str, str]], whoosh_folder: Path, tmp_path: Path
+) -> None:
+    """Scores and phrases through Whoosh's searcher, not only the stored postings."""
+    our_build(tmp_path, docs, workers=2)
+    queries = [
+        Q.Term("text", "learn"),
+        Q.And([Q.Term("text", "model"), Q.Term("text", "diffus")]),
+        Q.Phrase("author", ["zi", "wang"]),
+        Q.Term("is", "spotlight"),
+        Q.Or([Q.Term("title", "graph"), Q.Term("abstract", "network")]),
+    ]
+    answers = []
+    for folder in (whoosh_folder, tmp_path):
+        with whoosh_index.open_dir(str(folder)).searcher() as s:
+            answers.append(
+                [[(h.docnum, h.score) for h in s.search(q, limit=None)] for q in queries]
+            )
+    assert answers[0] == answers[1]
+    assert all(answers[0])
+
+
+def test_a_failed_worker_leaves_its_share_to_the_parent(
+    docs: list[dict[str, str]], whoosh_folder: Path, tmp_path: Path
+) -> None:
+    # The worker cannot write its result into a folder that does not exist: it fails
+    # for real, and the build still holds every document.
+    ix = whoosh_index.create_in(str(tmp_path), make_schema())
+    parallel.build(ix.writer(procs=1, compound=False), docs, tmp_path / "missing", workers=2)
+    ix.close()
+    assert terms_of(tmp_path) == terms_of(whoosh_folder)
+
+
+def test_an_interrupted_build_leaves_no_worker(docs: list[dict[str, str]], tmp_path: Path) -> None:
+    assert parallel.can_fork(), "these tests run with one thread"
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    ix = whoosh_index.create_in(str(tmp_path), make_schema())
+    writer = ix.writer(procs=1, compound=False)
+    with pytest.raises(KeyboardInterrupt):
+        parallel.build(writer, docs, tmp_path, progress=stop, workers=2)
+    writer.cancel()
+    ix.close()
+    with pytest.raises(ChildProcessError):  # no child left, not even a zombie
+        os.waitpid(-1, os.WNOHANG)
+    assert not list(tmp_path.glob(".worker-*"))
+
+
+def test_no_fork_while_other_threads_run(docs: list[dict[str, str]], tmp_path: Path) -> None:
+    started, release = threading.Event(), threading.Event()
+    thread = threading.Thread(target=lambda: (started.set(), release.wait()))
+    thread.start()
+    started.wait()
+    try:
+        assert not parallel.can_fork()
+        our_build(tmp_path, docs[:50], workers=2)  # built here alone
+    finally:
+        release.set()
+        thread.join()
+    with whoosh_index.open_dir(str(tmp_path)).reader() as r:
+        assert r.doc_count_all() == 50
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n",
+        "a\n",
+        "\nA B",
+        "A\n\nB",
+        "—\nB",
+        "A\n—\nB",
+        "e.g. 3.5 x",
+        "\u0301 a",
+        "Łukasz Kaiser\nZi Wang",
+        "x\u0301y z",
+        "RL4RLA Wang–Landau",
+    ],
+)
+def test_positioned_words_are_iter_words(text: str) -> None:
+    assert positioned_words(text) == [(p, w) for p, _, _, w in iter_words(text)]
+
+
+def test_positioned_words_on_every_value(docs: list[dict[str, str]]) -> None:
+    values = [v for d in docs for v in d.values()]
+    assert all(positioned_words(v) == [(p, w) for p, _, _, w in iter_words(v)] for v in values)
