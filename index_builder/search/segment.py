@@ -221,22 +221,23 @@ class SegmentBuilder:
         terms: dict[str, Encoded] = {}
         for name in sorted(self.terms):
             fixed_size = self.schema[name].format.fixed_value_size()
-            postings = self.terms[name]
+            postings = self.terms.pop(name)
             terms[name] = [
                 (tbytes, *_encode_term(postings[term], fixed_size))
                 for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
             ]
-        self.terms = {}
         return Gathered(self.docbase, self.docs, terms, self.words)
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:
-    """Two consecutive shares as one: a term in both gets the second's blocks after the first's."""
+    """Two consecutive shares as one: a term in both gets the second's blocks after the first's.
+
+    Consumes the shares' terms (field by field, so that they are not held twice)."""
     if second.docbase != first.docbase + len(first.docs):
         raise ValueError("the shares are not consecutive")
     terms: dict[str, Encoded] = {}
     for name in sorted(first.terms.keys() | second.terms.keys()):
-        mine, theirs = first.terms.get(name, []), second.terms.get(name, [])
+        mine, theirs = first.terms.pop(name, []), second.terms.pop(name, [])
         merged: Encoded = []
         i = j = 0
         while i < len(mine) and j < len(theirs):
