@@ -4,69 +4,48 @@ The screen is given its store and a catalogue lookup; it dismisses with the id o
 the paper to open (``Enter``), or None. A bookmark whose paper left the data is
 shown from its stored copy and marked so.
 
-BINDINGS:
-
-| key        | action                                              |
-|------------|-----------------------------------------------------|
-| escape / q | back                                                |
-| enter      | open the paper                                      |
-| 0 1 2 3    | show all / to read / reading / read                 |
-| f          | next status filter                                  |
-| s          | next sort order (added, title, status, time)        |
-| r          | next status of the bookmark (to read → reading → read) |
-| n          | edit the note                                       |
-| d          | remove the bookmark                                 |
-| u          | undo the last removal                               |
-| e          | export (BibTeX, Markdown, CSV, JSON, .ics)          |
-| p          | the planner: sessions and talks by conference day, board and room, clashes |
-| w          | what's on: sessions running now (or at a day and hour typed), the next |
+Its keys are its ``BINDINGS`` (the footer, ``?`` and the README list them): status,
+note, removal and undo (:mod:`~tui.screens.reading_list.edits`), sort and filter, export,
+the planner and what's on (:mod:`~tui.screens.reading_list.sessions`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import STATUSES, Bookmark
-from index_builder.readinglist.exports import Lookup, default_export_path, paper_of
-from index_builder.readinglist.store import ReadingList, ReadingListError
-from index_builder.text.safe import safe
+from index_builder.readinglist.exports import Lookup, paper_of
+from index_builder.readinglist.store import ReadingList
 from index_builder.times import DEFAULT_SETTING
-from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog, write_export
+from tui.screens.reading_list.edits import Edits
 from tui.screens.reading_list.rows import (
     COLUMNS,
     STATUS_LABELS,
     add_columns,
     fill_list,
     note_text,
+    rooms,
     row_cells,
 )
 from tui.screens.reading_list.sessions import Sessions, attempt
-from tui.screens.reading_list.watch import ChangeWatch
+from tui.screens.reading_list.watch import ChangeWatch, ListChanged
 
 SORTS = ("added", "title", "status", "time")
 FILTERS: tuple[str | None, ...] = (None, *STATUSES)
-T = TypeVar("T")
-NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
 
 
-class ReadingListScreen(ChangeWatch):
+class ReadingListScreen(Screen[str | None]):
     """The bookmarks in a table, with their status, note, removal, undo and export."""
 
-    DEFAULT_CSS = """
-    ReadingListScreen #rl-header { height: 1; padding: 0 1; background: $panel; }
-    ReadingListScreen ContentSwitcher { height: 1fr; }
-    ReadingListScreen DataTable { height: 1fr; }
-    ReadingListScreen #rl-note { height: auto; max-height: 5; padding: 0 1; color: $text-muted; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Back", tooltip="Back to the papers", id="rl_back"),
         Binding("r", "cycle_status", "Status", tooltip="to read → reading → read", id="rl_status"),
@@ -105,8 +84,9 @@ class ReadingListScreen(ChangeWatch):
         self.status_filter: str | None = None
         self.sort = "added"
         self.bookmarks: list[Bookmark] = []
-        self.removed: list[Bookmark] = []
         self.sessions = Sessions(self, store, lookup, zone)
+        self.edits = Edits(self)
+        self.changes = ChangeWatch(self, self._reader, lambda: self.bookmarks)
         self._seen_version: int | None = None
         self._start = start
         """``"export"`` or ``"sessions"``: what to open once shown (the main screen's e, p)."""
@@ -128,19 +108,39 @@ class ReadingListScreen(ChangeWatch):
         # Another process (a CLI call, a second window) may change the file meanwhile:
         # the watch reloads the rows each second, off the event loop; r and n also
         # check the file's data_version before they write.
-        self.watch_changes()
+        self.changes.start()
         if self._start == "export":
-            self.action_export()
+            self.edits.export()
         elif self._start == "sessions":
             self.sessions.toggle()
 
     def check_outside_changes(self) -> bool:
         """Reload when another process committed a change since the last read; True if so."""
-        version = self._try(self.store.version)
+        version = attempt(self, self.store.version)
         if version is None or version == self._seen_version:
             return False
         self.reload()
         return True
+
+    def _reader(self) -> Callable[[], list[Bookmark]]:
+        """The read the watch runs in its thread: the bookmarks this view would show now."""
+        store, status, sort = self.store, self.status_filter, self.sort
+        return lambda: store.all(status=status, sort=sort)
+
+    def on_list_changed(self, message: ListChanged) -> None:
+        message.stop()
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        self.changes.check()
+
+    def on_resize(self) -> None:
+        if self.bookmarks and self.is_mounted:
+            self.reload()
+
+    def papers(self) -> Sequence[Paper]:
+        """Every paper of the data (for exports that look up sessions)."""
+        return self._papers() if callable(self._papers) else self._papers
 
     @property
     def table(self) -> DataTable[Text]:
@@ -152,13 +152,13 @@ class ReadingListScreen(ChangeWatch):
         table = self.table
         current = keep or self.current_id()
         row = table.cursor_row
-        version = self._try(self.store.version)
-        rows = self._try(lambda: self.store.all(status=self.status_filter, sort=self.sort))
+        version = attempt(self, self.store.version)
+        rows = attempt(self, lambda: self.store.all(status=self.status_filter, sort=self.sort))
         if rows is None:
             return
         self._seen_version = version
         self.bookmarks = rows
-        fill_list(table, rows, self.lookup, self.room)
+        fill_list(table, rows, self.lookup, rooms(self.size.width or 120))
         ids = [b.paper_id for b in self.bookmarks]
         if current in ids:
             table.move_cursor(row=ids.index(current))
@@ -172,7 +172,7 @@ class ReadingListScreen(ChangeWatch):
     def _header(self) -> None:
         shown = STATUS_LABELS.get(self.status_filter or "", "all")
         text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
-        if self.removed:
+        if self.edits.removed:
             text += "  ·  u: undo removal"
         self.query_one("#rl-header", Static).update(Text(text))
 
@@ -202,7 +202,7 @@ class ReadingListScreen(ChangeWatch):
         bm = next((b for b in self.bookmarks if b.paper_id == key), None)
         bm = bm or self.sessions.bookmarks.get(key or "")
         if bm is None and key and not key.startswith("#"):
-            bm = self._try(lambda: self.store.get(key))
+            bm = attempt(self, lambda: self.store.get(key))
         if bm is not None:
             self.open(bm)
 
@@ -229,12 +229,10 @@ class ReadingListScreen(ChangeWatch):
             self.reload(keep=new.paper_id)
             return
         self.bookmarks[ids.index(new.paper_id)] = new
-        for column, value in zip(COLUMNS, row_cells(new, self.lookup, self.room), strict=True):
+        cells = row_cells(new, self.lookup, rooms(self.size.width or 120))
+        for column, value in zip(COLUMNS, cells, strict=True):
             self.table.update_cell(new.paper_id, column, value)
         self._preview()
-
-    def _try(self, change: Callable[[], T]) -> T | None:
-        return attempt(self, change)
 
     def action_toggle_sessions(self) -> None:
         """Switch between the list and the poster sessions."""
@@ -242,17 +240,12 @@ class ReadingListScreen(ChangeWatch):
 
     def show_times_in(self, setting: str) -> None:
         """Show session times in ``setting``'s zone from now on (the planner redraws)."""
-        self.zone_setting = self.sessions.zone = setting
-        if self.sessions.shown:
-            self.sessions.fill()
+        self.zone_setting = setting
+        self.sessions.show_times_in(setting)
 
     def action_whats_on(self) -> None:
         """What's on now among the bookmarks (a day and hour can be typed), and the next."""
-        from tui.screens.whats_on import WhatsOnScreen
-
-        every = attempt(self, lambda: self.store.all(sort="time"))
-        if every is not None:
-            self.app.push_screen(WhatsOnScreen(every, self.lookup, self.zone_setting))
+        self.sessions.whats_on()
 
     def action_close(self) -> None:
         """Back to the papers."""
@@ -266,66 +259,29 @@ class ReadingListScreen(ChangeWatch):
 
     def action_cycle_status(self) -> None:
         """to read → reading → read → to read."""
-        self.check_outside_changes()
-        bm = self.current()
-        new = bm and self._try(lambda: self.store.set_status(bm.paper_id, NEXT_STATUS[bm.status]))
-        if new:
-            self.show_changed(new)
+        self.edits.cycle_status()
 
     def action_edit_note(self) -> None:
-        """Edit the note in a dialog (the note as stored now; saving never drops a note
-        written elsewhere meanwhile: both are kept)."""
-        self.check_outside_changes()
-        current = self.current()
-        bm = current and self._try(lambda: self.store.get(current.paper_id))
-        if not bm:
-            return
-
-        def saved(text: str | None) -> None:
-            if text is None:
-                return
-            new = self._try(lambda: self.store.set_note(bm.paper_id, text, shown=bm.note))
-            if new:
-                self.show_changed(new)
-                if new.note != text.strip() and new.note != text:
-                    self.notify("The note was changed elsewhere meanwhile: both texts were kept.")
-                else:
-                    self.notify("Note saved.")
-
-        self.app.push_screen(NoteDialog(safe(bm.title or bm.paper_id), bm.note), saved)
+        """Edit the note in a dialog."""
+        self.edits.edit_note()
 
     def action_remove(self) -> None:
         """Remove the bookmark under the cursor (u puts it back)."""
-        bm = self.current()
-        if bm is None:
-            return
-        gone = self._try(lambda: self.store.remove(bm.paper_id))
-        if gone is None:
-            return
-        self.removed.append(gone)
-        if self.sessions.shown or bm not in self.bookmarks:
-            self.reload()
-        else:
-            self.bookmarks.remove(bm)
-            self.table.remove_row(bm.paper_id)
-            self._header()
-            self._preview()
-        self.notify("Removed from the reading list (u to undo).")
+        self.edits.remove()
 
     def action_undo(self) -> None:
         """Put back the last removed bookmark, as it was."""
-        if not self.removed:
-            self.notify("Nothing to undo.")
+        self.edits.undo()
+
+    def forget(self, bm: Bookmark) -> None:
+        """Take a removed bookmark off the screen."""
+        if self.sessions.shown or bm not in self.bookmarks:
+            self.reload()
             return
-        bm = self.removed[-1]
-        try:
-            self.store.restore(bm)
-        except ReadingListError as exc:
-            self.notify(str(exc), title="Reading list", severity="error")
-            return
-        self.removed.pop()
-        self.reload(keep=bm.paper_id)
-        self.notify("Bookmark restored.")
+        self.bookmarks.remove(bm)
+        self.table.remove_row(bm.paper_id)
+        self._header()
+        self._preview()
 
     def action_cycle_sort(self) -> None:
         """Next sort order."""
@@ -343,18 +299,4 @@ class ReadingListScreen(ChangeWatch):
 
     def action_export(self) -> None:
         """Ask for a format and a file, then export in a worker."""
-
-        def chosen(choice: tuple[str, Path] | None) -> None:
-            if choice is not None:
-                self.export_to(*choice)
-
-        default = default_export_path(self.export_dir, "bibtex")
-        self.app.push_screen(ExportDialog(len(self.store), default), chosen)
-
-    @work(thread=True, exclusive=True, group="rl-export", exit_on_error=False)
-    def export_to(self, fmt: str, path: Path) -> Path | None:
-        """Write the export off the event loop and say where it went."""
-        papers = self._papers() if callable(self._papers) else self._papers
-        ok, message = write_export(self.store, fmt, path, self.lookup, papers, self.zone_setting)
-        self.app.call_from_thread(self.notify, message, severity="information" if ok else "error")
-        return path if ok else None
+        self.edits.export()

@@ -10,9 +10,10 @@ no bookmark. :func:`attempt` runs a store call and says why it failed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rich.text import Text
+from textual.app import App
 from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable
@@ -26,12 +27,19 @@ from tui.screens.reading_list.rows import fill_sessions
 T = TypeVar("T")
 
 
-def attempt(screen: Screen[Any], change: Callable[[], T]) -> T | None:
+class InApp(Protocol):
+    """Anything that knows its app (a screen, or what a helper knows of one)."""
+
+    @property
+    def app(self) -> App[Any]: ...
+
+
+def attempt(owner: InApp, change: Callable[[], T]) -> T | None:
     """Run a store call; on failure say why and return None (the list stays as it was)."""
     try:
         return change()
     except (ReadingListError, KeyError) as exc:
-        screen.notify(str(exc), title="Reading list", severity="error")
+        owner.app.notify(str(exc), title="Reading list", severity="error")
         return None
 
 
@@ -90,3 +98,17 @@ class Sessions:
         self.bookmarks = fill_sessions(table, every, self._lookup, self.zone)
         if keep is not None and keep.paper_id in self.bookmarks:
             table.move_cursor(row=table.get_row_index(keep.paper_id))
+
+    def whats_on(self) -> None:
+        """What's on now among the bookmarks (a day and hour can be typed), and the next."""
+        from tui.screens.whats_on import WhatsOnScreen
+
+        every = attempt(self._screen, lambda: self._store.all(sort="time"))
+        if every is not None:
+            self._screen.app.push_screen(WhatsOnScreen(every, self._lookup, self.zone))
+
+    def show_times_in(self, setting: str) -> None:
+        """Show times in ``setting``'s zone from now on (the table redraws if shown)."""
+        self.zone = setting
+        if self.shown:
+            self.fill()

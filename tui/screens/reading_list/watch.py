@@ -1,78 +1,72 @@
-"""What the reading list screen follows: changes made elsewhere, and its own width.
+"""Changes made elsewhere to the reading list, noticed by the screen that shows it.
 
 Changes made by another process (``paperscope reading-list add``) show up by themselves.
-A base of :class:`tui.screens.reading_list.screen.ReadingListScreen`: every
-:data:`CHECK_S` seconds, and when the screen comes back to the front, a thread worker
-reads the bookmarks the screen shows; if they differ from what is on screen, the
-screen reloads (keeping the cursor on its bookmark). The read happens off the event
-loop, so a list locked by another process never freezes the screen.
-
-The title column gets the room the other columns leave (:func:`rows.rooms`), so the
-Added column shows at 120 columns and the table is redrawn when the screen is resized.
+:class:`ChangeWatch` belongs to :class:`~tui.screens.reading_list.screen.ReadingListScreen`:
+every :data:`CHECK_S` seconds, and when the screen comes back to the front, a thread worker
+reads the bookmarks the screen shows; if they differ from what is on screen, it posts
+:class:`ListChanged` to the screen, which reloads (keeping the cursor on its bookmark). The
+read happens off the event loop, so a list locked by another process never freezes the
+screen.
 """
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from index_builder.readinglist.bookmark import Bookmark
-from index_builder.readinglist.store import ReadingList, ReadingListError
-from tui.screens.reading_list.rows import rooms
+from index_builder.readinglist.store import ReadingListError
 
 CHECK_S = 1.0
 """How often the screen looks for changes made by another process."""
 
 
-class ChangeWatch(Screen[str | None]):
-    """Reload when the store holds other bookmarks than the screen shows."""
+class ListChanged(Message):
+    """The store's bookmarks differ from those on screen."""
 
-    store: ReadingList
-    bookmarks: list[Bookmark]
-    status_filter: str | None
-    sort: str
 
-    class Changed(Message):
-        """The store's bookmarks differ from those on screen."""
+class ChangeWatch:
+    """Compares the store with what ``screen`` shows, off the event loop.
 
-    @property
-    def room(self) -> tuple[int, int]:
-        """The title and authors columns' room at the screen's width."""
-        return rooms(self.size.width or 120)
+    ``reader`` gives, on the event loop, the read to run in the thread (the bookmarks
+    the screen's view would show now); ``shown`` gives those on screen.
+    """
 
-    def on_resize(self) -> None:
-        if self.bookmarks and self.is_mounted:
-            self.reload()
-
-    def watch_changes(self) -> None:
-        """Start looking (call once the first load is done)."""
-        self.set_interval(CHECK_S, self.check_changes)
-
-    def on_screen_resume(self) -> None:
-        self.check_changes()
-
-    def check_changes(self) -> None:
-        """Compare the store with the screen, off the event loop."""
-        if self.is_attached and self.app.screen is self:
-            self._compare(self.store, self.status_filter, self.sort, list(self.bookmarks))
-
-    @work(thread=True, exclusive=True, group="rl-watch", exit_on_error=False)
-    def _compare(
-        self, store: ReadingList, status: str | None, sort: str, shown: list[Bookmark]
+    def __init__(
+        self,
+        screen: Screen[Any],
+        reader: Callable[[], Callable[[], list[Bookmark]]],
+        shown: Callable[[], list[Bookmark]],
     ) -> None:
+        self.screen = screen
+        self.reader = reader
+        self.shown = shown
+
+    def start(self) -> None:
+        """Look every :data:`CHECK_S` seconds (call once the first load is done)."""
+        self.screen.set_interval(CHECK_S, self.check)
+
+    def check(self) -> None:
+        """Compare now, if the screen is the one in front."""
+        screen = self.screen
+        if screen.is_attached and screen.app.screen is screen:
+            screen.run_worker(
+                partial(self._compare, self.reader(), list(self.shown())),
+                thread=True,
+                exclusive=True,
+                group="rl-watch",
+                exit_on_error=False,
+            )
+
+    def _compare(self, read: Callable[[], list[Bookmark]], shown: list[Bookmark]) -> None:
         try:
-            rows = store.all(status=status, sort=sort)
+            rows = read()
         except ReadingListError:
             return  # locked or damaged right now: the next look will tell
         if rows != shown and not get_current_worker().is_cancelled:
-            self.post_message(self.Changed())
-
-    def on_change_watch_changed(self, message: Changed) -> None:
-        message.stop()
-        self.reload()
-
-    def reload(self, keep: str | None = None) -> None:
-        """Read the store again and redraw (the screen defines it)."""
-        raise NotImplementedError
+            self.screen.post_message(ListChanged())
