@@ -292,7 +292,7 @@ class ReadingListScreen(ChangeWatch):
                 else:
                     self.notify("Note saved.")
 
-        self.app.push_screen(NoteDialog(safe(bm.title or bm.paper_id), bm.note), saved)
+        self.app.push_screen(NoteDialog(safe(bm.copy.title or bm.paper_id), bm.note), saved)
 
     def action_remove(self) -> None:
         """Remove the bookmark under the cursor (u puts it back)."""
