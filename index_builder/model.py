@@ -127,18 +127,11 @@ class Paper:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Paper:
         """Rebuild a paper from :meth:`to_json` output; unknown keys are ignored."""
-        names = {f for f in cls.__dataclass_fields__}
-        kwargs = {k: v for k, v in data.items() if k in names}
-        for key in (
-            "authors",
-            "institutions",
-            "code_urls",
-            "sources",
-            "aliases",
-            "possibly_same_as",
-        ):
-            if key in kwargs:
-                kwargs[key] = tuple(kwargs[key])
+        known = cls.__dataclass_fields__
+        kwargs = {k: v for k, v in data.items() if k in known}
+        for key, value in kwargs.items():
+            if isinstance(known[key].default, tuple):
+                kwargs[key] = tuple(value)
         if "events" in kwargs:
             kwargs["events"] = tuple(
                 Event.from_json(e) for e in kwargs["events"] if isinstance(e, dict)

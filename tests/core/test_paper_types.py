@@ -41,6 +41,13 @@ def test_no_dataclass_of_the_core_repeats_the_paper_fields() -> None:
     assert repeated == {}, "hold a Paper (or derive from its fields) instead"
 
 
+def test_paper_json_round_trip_gives_tuples() -> None:
+    paper = Paper("7", "T", authors=("A",), aliases=("a1",), events=(Event("poster", "S"),))
+    data = paper.to_json()
+    assert data["authors"] == ["A"] and data["events"] == [dataclasses.asdict(Event("poster", "S"))]
+    assert Paper.from_json(data) == paper
+
+
 def test_cleared_and_filled() -> None:
     paper = Paper("7", "T", title_raw="T", authors=("A",), url="u", oral=True, event_id=7)
     cleared = paper.cleared("authors", "url", "oral", "event_id")
@@ -67,19 +74,7 @@ def test_a_bookmark_keeps_a_copy_of_its_paper_and_the_same_json() -> None:
     assert set(KEPT) < PAPER_FIELDS
     assert bm.copy == Paper("7", "T", authors=("A",), aliases=("a1",), session="S")
     assert list(bm.to_json()) == [
-        "paper_id",
-        "title",
-        "authors",
-        "status",
-        "note",
-        "added_at",
-        "updated_at",
-        "aliases",
-        "url",
-        "openreview_url",
-        "session",
-        "starts_at",
-        "ends_at",
-        "title_derived",
-    ]
+        "paper_id", "title", "authors", "status", "note", "added_at", "updated_at",
+        "aliases", "url", "openreview_url", "session", "starts_at", "ends_at", "title_derived",
+    ]  # fmt: skip
     assert bm.to_json()["aliases"] == ["a1"] and Bookmark.from_json(bm.to_json()) == bm
