@@ -222,6 +222,7 @@ def _bib_record(entry: Entry, file: str, position: int) -> PaperRecord:
     doi = _field(entry, "doi")
     url = _field(entry, "url") or _field(entry, "pdf") or (f"https://doi.org/{doi}" if doi else "")
     code = _field(entry, "code")
+    booktitle = _field(entry, "booktitle") or _field(entry, "journal")
     paper = Paper(
         id="",
         title="",
@@ -231,9 +232,7 @@ def _bib_record(entry: Entry, file: str, position: int) -> PaperRecord:
         url=url,
         openreview_url=_field(entry, "openreview"),
         code_urls=(code,) if code else (),
-        venue=bib_venue(
-            _field(entry, "booktitle") or _field(entry, "journal"), _field(entry, "year")
-        ),
+        venue=bib_venue(booktitle, _field(entry, "year")),
     )
     return PaperRecord(file, position, paper)
 
