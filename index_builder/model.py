@@ -6,8 +6,13 @@ dataclasses are what passes between them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_D = TypeVar("_D", bound="DataclassInstance")
 
 Span = tuple[int, int]
 """A highlighted range of characters, ``text[start:end]``, in a display string."""
@@ -54,6 +59,10 @@ class Paper:
     orals, the talk); ``session``, ``starts_at`` and ``ends_at`` repeat the poster's (or
     the only event's) for filters and sorting. ``venue`` names the conference
     (``ICML 2026``), empty when the source does not say.
+
+    A source's partial paper (what a table row or a record of a file states) has no
+    ``id`` and no display text yet: its text is in ``title_raw`` and ``abstract_raw``,
+    and the merge gives it its id, ``title`` and ``abstract``.
     """
 
     id: str
@@ -102,6 +111,11 @@ class Paper:
             return "spotlight"
         return "poster"
 
+    def cleared(self, *names: str) -> Paper:
+        """This paper with the fields ``names`` back at their defaults (empty)."""
+        defaults: dict[str, Any] = {n: Paper.__dataclass_fields__[n].default for n in names}
+        return replace(self, **defaults)
+
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (lists, not tuples)."""
         data = asdict(self)
@@ -113,23 +127,22 @@ class Paper:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Paper:
         """Rebuild a paper from :meth:`to_json` output; unknown keys are ignored."""
-        names = {f for f in cls.__dataclass_fields__}
-        kwargs = {k: v for k, v in data.items() if k in names}
-        for key in (
-            "authors",
-            "institutions",
-            "code_urls",
-            "sources",
-            "aliases",
-            "possibly_same_as",
-        ):
-            if key in kwargs:
-                kwargs[key] = tuple(kwargs[key])
+        known = cls.__dataclass_fields__
+        kwargs = {k: v for k, v in data.items() if k in known}
+        for key, value in kwargs.items():
+            if isinstance(known[key].default, tuple):
+                kwargs[key] = tuple(value)
         if "events" in kwargs:
             kwargs["events"] = tuple(
                 Event.from_json(e) for e in kwargs["events"] if isinstance(e, dict)
             )
         return cls(**kwargs)
+
+
+def filled(first: _D, second: _D) -> _D:
+    """``first`` with each empty field (``""``, ``()``, ``None``, false) taken from ``second``."""
+    values = {f.name: getattr(first, f.name) or getattr(second, f.name) for f in fields(first)}
+    return replace(first, **values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ def drop_claimed_ids(
     """id -> {record source (FILE:POSITION) -> file} of every record declaring it."""
     for data in parsed:
         for record in data.records:
-            for name in record.ids:
+            for name in record.paper.aliases:
                 declared[name][record.source] = str(data.path)
     if not declared:
         return tuple(papers), []

@@ -33,7 +33,7 @@ from index_builder.catalogue.merge_records import (
     aliases,
     record_code,
     record_ids,
-    titled_fields,
+    titled_paper,
 )
 from index_builder.catalogue.official import (
     add_talk,
@@ -90,7 +90,7 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
     matched.update((a, Join(row, 1.0, 0.0, "strong")) for a, row in certain.items())
     joins = merge.settle(
-        [item.row.title for item in table],
+        [item.row.paper.title_raw for item in table],
         [-1 if namespace(item.row) else item.row.event_id for item in table],
         [a.entries for a in abstracts],
         matched,
@@ -144,17 +144,17 @@ def _merge_tables(
                     known.tables.append(name)
             else:
                 by_id[key] = _TablePaper(row, [name])
-    by_title = {(k[0], normalized(p.row.title)): p for k, p in by_id.items()}
+    by_title = {(k[0], normalized(p.row.paper.title_raw)): p for k, p in by_id.items()}
     for row, name in orals:
         ns = namespace(row)
         poster = next((by_id[(ns, r)] for r in row.related if (ns, r) in by_id), None)
-        poster = poster or by_title.get((ns, normalized(row.title)))
+        poster = poster or by_title.get((ns, normalized(row.paper.title_raw)))
         if poster is not None:
             poster.oral = True
             add_talk(poster.talks, poster.row.event_id, row)
         elif (ns, row.event_id) not in by_id:
             by_id[(ns, row.event_id)] = _TablePaper(row, [name], oral=True)
-            by_title[(ns, normalized(row.title))] = by_id[(ns, row.event_id)]
+            by_title[(ns, normalized(row.paper.title_raw))] = by_id[(ns, row.event_id)]
         else:
             by_id[(ns, row.event_id)].row = combine(by_id[(ns, row.event_id)].row, row)
     return list(by_id.values())
@@ -206,7 +206,7 @@ def _join(
         return {}
     at = {id(item): n for n, item in enumerate(table)}
     position = {i: n for n, i in enumerate(keep)}
-    index = TitleIndex([item.row.title for item in ours])
+    index = TitleIndex([item.row.paper.title_raw for item in ours])
     matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
     ordered = [[position[i] for i in file if i in position] for file in files]
     joins = matcher.join([item.row.event_id for item in ours], ordered)
@@ -232,29 +232,21 @@ def _table_paper(
 
     ``official`` is the feed's abstract and the file that gave it: it wins over a list's.
     """
-    row = item.row
+    row, stated = item.row, item.row.paper
     raw = official[0] or (abstract.raw if abstract else "")
     code = text.extract_code_urls(raw) if raw else ()
     held = [abstract, *others] if abstract else list(others)
     own = [abstract_id(a.raw) for a in held]
     listed = [official[1], *(s for a in held for s in _sources(a.entries))]
-    return Paper(
+    records_oral = any(r.paper.oral for r in records)
+    return replace(
+        stated,
         id=paper_id(row),
-        title=text.render(row.title),
-        title_raw=row.title,
-        authors=row.authors,
-        institutions=row.institutions,
+        title=text.render(stated.title_raw),
         abstract=text.render(raw) if raw else "",
         abstract_raw=raw,
-        topic=row.topic,
-        decision=row.decision,
-        oral=item.oral or row.event_type.lower() == "oral" or any(r.oral for r in records),
-        spotlight=row.decision.lower() == SPOTLIGHT,
-        session=row.session,
-        starts_at=row.starts_at,
-        ends_at=row.ends_at,
-        url=row.url,
-        openreview_url=row.openreview_url,
+        oral=item.oral or row.event_type.lower() == "oral" or records_oral,
+        spotlight=stated.decision.lower() == SPOTLIGHT,
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=tuple(
             dict.fromkeys(s for s in [*item.tables, *listed, *(r.source for r in records)] if s)
@@ -269,15 +261,22 @@ def _table_paper(
 def _events(table: Sequence[Event], records: Sequence[PaperRecord]) -> tuple[Event, ...]:
     """The table's events, then those only the records state (a dump keeps a paper's talks)."""
     seen = {e.event_id for e in table}
-    stated = [e for r in records for e in r.events if e.event_id not in seen]
+    stated = [e for r in records for e in r.paper.events if e.event_id not in seen]
     return tuple(table) + tuple(dict.fromkeys(stated))
 
 
 def _event(row: TableRow) -> Event:
     """The presentation a table row describes: a poster session, or an oral's talk."""
     kind = "oral" if row.event_type.lower() == "oral" else "poster"
+    stated = row.paper
     return Event(
-        kind, row.session, row.starts_at, row.ends_at, row.event_id, row.room, row.poster_position
+        kind,
+        stated.session,
+        stated.starts_at,
+        stated.ends_at,
+        row.event_id,
+        row.room,
+        row.poster_position,
     )
 
 
@@ -293,20 +292,21 @@ def _abstract_paper(
         paper_id = abstract_id(item.raw, 20)
     used.add(paper_id)
     display = text.render(item.raw)
-    titled = next((r for r in records if r.title), None)
+    titled = next((r for r in records if r.paper.title_raw), None)
     if titled is not None:
-        fields = titled_fields(titled)
+        base = titled_paper(titled)
     else:
         title = derive_title(display)
-        fields = {"title": title, "title_raw": title, "title_derived": True}
+        base = Paper(paper_id, title, title_raw=title, title_derived=True)
     code = text.extract_code_urls(item.raw)
-    return Paper(
+    doubts = (r.paper.possibly_same_as for r in records if r.paper.possibly_same_as)
+    return replace(
+        base,
         id=paper_id,
         abstract=display,
         abstract_raw=item.raw,
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=_sources(item.entries),
         aliases=aliases(paper_id, record_ids(records)),
-        possibly_same_as=next((r.possibly_same_as for r in records if r.possibly_same_as), ()),
-        **fields,  # type: ignore[arg-type]
+        possibly_same_as=next(doubts, ()),
     )

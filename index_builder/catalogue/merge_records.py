@@ -35,23 +35,22 @@ from index_builder.sources.records import PaperRecord, normalized, title_id, tit
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
 from index_builder.text import render as text
 
+_NOT_STATED = ("abstract_raw", "aliases", "code_urls", "events", "possibly_same_as")
+"""What a record says that lands on a paper by its own path, not as part of its row or title."""
+
 
 def record_row(record: PaperRecord) -> TableRow:
-    """The table row a record with an event id stands for."""
-    assert record.event_id is not None
+    """The table row a record with an event id stands for.
+
+    What a row does not state (the abstract, ids, code links, events, venue and the
+    paper's doubts) reaches the paper as the record's own, through :class:`RecordMerge`.
+    """
+    stated = record.paper
+    assert stated.event_id is not None
     return TableRow(
-        event_id=record.event_id,
-        event_type="Oral" if record.oral and not record.events else "Poster",
-        title=record.title,
-        decision=record.decision,
-        topic=record.topic,
-        session=record.session,
-        starts_at=record.starts_at,
-        ends_at=record.ends_at,
-        url=record.url,
-        openreview_url=record.openreview_url,
-        authors=record.authors,
-        institutions=record.institutions,
+        stated.event_id,
+        "Oral" if stated.oral and not stated.events else "Poster",
+        stated.cleared(*_NOT_STATED, "event_id", "oral", "spotlight", "venue"),
     )
 
 
@@ -66,8 +65,8 @@ class RecordMerge:
         for index, data in enumerate(parsed):
             found = self.entries.setdefault(index, [])
             for record in data.records:
-                if record.abstract:
-                    entry = AbstractEntry(record.file, record.position, record.abstract)
+                if record.paper.abstract_raw:
+                    entry = AbstractEntry(record.file, record.position, record.paper.abstract_raw)
                     self.holder.setdefault(entry, record)
                     found.append(entry)
         self.shared = _shared_abstracts(self.records)
@@ -83,18 +82,18 @@ class RecordMerge:
         """What makes entries one abstract: the text, plus the title when titles share the text."""
         key = normalized(entry.text)
         record = self.holder.get(entry)
-        if record is not None and record.title and key in self.shared:
-            return key + "\0" + title_key(record.title)
+        if record is not None and record.paper.title_raw and key in self.shared:
+            return key + "\0" + title_key(record.paper.title_raw)
         return key
 
     def paper_id(self, raw: str, records: Sequence[PaperRecord]) -> str | None:
         """A lone abstract's id when its text is shared by titles: the title's ``b`` id."""
-        titled = next((r for r in records if r.title), None)
-        return title_id(titled.title) if titled and normalized(raw) in self.shared else None
+        titled = next((r.paper.title_raw for r in records if r.paper.title_raw), None)
+        return title_id(titled) if titled and normalized(raw) in self.shared else None
 
     def rows(self) -> list[tuple[TableRow, str]]:
         """Rows stated by records (with their ``FILE:POSITION``), to merge after real tables."""
-        return [(record_row(r), r.source) for r in self.records if r.event_id is not None]
+        return [(record_row(r), r.source) for r in self.records if r.paper.event_id is not None]
 
     def settle(
         self,
@@ -144,7 +143,7 @@ class RecordMerge:
         self, titles: Sequence[str], event_ids: Sequence[int]
     ) -> dict[PaperRecord, int]:
         """Titled records whose event id and title, or title alone, name exactly one row."""
-        titled = [r for r in self.records if r.title]
+        titled = [r for r in self.records if r.paper.title_raw]
         if not titled:
             return {}
         keys = [title_key(t) for t in titles]
@@ -154,8 +153,9 @@ class RecordMerge:
         by_event = {event_id: row for row, event_id in enumerate(event_ids)}
         out: dict[PaperRecord, int] = {}
         for record in titled:
-            key = title_key(record.title)
-            found = by_event.get(record.event_id) if record.event_id is not None else None
+            key = title_key(record.paper.title_raw)
+            event_id = record.paper.event_id
+            found = by_event.get(event_id) if event_id is not None else None
             if found is None or keys[found] != key:
                 found = by_key.get(key)
             if found is not None and key:
@@ -166,18 +166,18 @@ class RecordMerge:
         """Records without abstract: on their row, else grouped by title into papers."""
         groups: dict[str, list[PaperRecord]] = {}
         for record in self.records:
-            if record.abstract:
+            if record.paper.abstract_raw:
                 continue
             if record in row_of:
                 self.on_row[row_of[record]].append(record)
             else:
-                groups.setdefault(title_key(record.title), []).append(record)
+                groups.setdefault(title_key(record.paper.title_raw), []).append(record)
         self.title_only = list(groups.values())
 
     def titled_entry(self, entry: AbstractEntry) -> bool:
         """True when a record with a title of its own holds ``entry``."""
         record = self.holder.get(entry)
-        return record is not None and bool(record.title)
+        return record is not None and bool(record.paper.title_raw)
 
     def records_of(self, row: int | None, abstract: int | None) -> list[PaperRecord]:
         """The records that landed on a row, on its joined abstract and its other abstracts."""
@@ -194,8 +194,8 @@ def _shared_abstracts(records: Sequence[PaperRecord]) -> set[str]:
     """
     titles: dict[str, set[str]] = defaultdict(set)
     for record in records:
-        if record.title and record.abstract:
-            titles[normalized(record.abstract)].add(title_key(record.title))
+        if record.paper.title_raw and record.paper.abstract_raw:
+            titles[normalized(record.paper.abstract_raw)].add(title_key(record.paper.title_raw))
     return {text for text, keys in titles.items() if len(keys) > 1}
 
 
@@ -206,48 +206,36 @@ def aliases(paper_id: str, *groups: Iterable[str]) -> tuple[str, ...]:
 
 def record_ids(records: Iterable[PaperRecord]) -> list[str]:
     """Every id the records declare."""
-    return [i for r in records for i in r.ids]
+    return [i for r in records for i in r.paper.aliases]
 
 
 def record_code(records: Iterable[PaperRecord]) -> list[str]:
     """Every code link the records state."""
-    return [u for r in records for u in r.code_urls]
+    return [u for r in records for u in r.paper.code_urls]
 
 
-def titled_fields(record: PaperRecord) -> dict[str, object]:
-    """The paper fields a titled record gives a paper that has no table row."""
-    return {
-        "title": text.render(record.title),
-        "title_raw": record.title,
-        "authors": record.authors,
-        "institutions": record.institutions,
-        "topic": record.topic,
-        "decision": record.decision,
-        "oral": record.oral,
-        "spotlight": record.spotlight,
-        "session": record.session,
-        "starts_at": record.starts_at,
-        "ends_at": record.ends_at,
-        "url": record.url,
-        "openreview_url": record.openreview_url,
-        "venue": record.venue,
-    }
+def titled_paper(record: PaperRecord) -> Paper:
+    """What a titled record gives a paper that has no table row: its paper with display title.
+
+    Its id, abstract, aliases, code links and sources are the caller's to give.
+    """
+    stated = record.paper.cleared(*_NOT_STATED, "event_id")
+    return replace(stated, title=text.render(stated.title_raw))
 
 
 def title_only_paper(records: Sequence[PaperRecord], used: set[str]) -> Paper:
     """A paper known only by its title (and what its records say), with a ``b`` id."""
     first = records[0]
-    paper_id = title_id(first.title)
+    paper_id = title_id(first.paper.title_raw)
     if paper_id in used:  # a 40-bit prefix collision: lengthen rather than merge
-        paper_id = title_id(first.title, 20)
+        paper_id = title_id(first.paper.title_raw, 20)
     used.add(paper_id)
-    fields = titled_fields(first)
-    return Paper(
+    return replace(
+        titled_paper(first),
         id=paper_id,
         code_urls=tuple(dict.fromkeys(record_code(records))),
         sources=tuple(dict.fromkeys(r.source for r in records)),
         aliases=aliases(paper_id, record_ids(records)),
-        **fields,  # type: ignore[arg-type]
     )
 
 
@@ -259,7 +247,7 @@ def add_title_only(papers: list[Paper], merge: RecordMerge, used: set[str]) -> N
         if p.event_id is None and not p.title_derived
     }
     for records in merge.title_only:
-        index = by_key.get(title_key(records[0].title))
+        index = by_key.get(title_key(records[0].paper.title_raw))
         if index is None:
             papers.append(title_only_paper(records, used))
             continue

@@ -1,6 +1,6 @@
 """What a conference's official feed brings to the merge: venues, ids, official abstracts.
 
-- A row's venue key (``TableRow.venue``) puts it in a namespace: ``""`` for the table's
+- A row's venue key (``TableRow.venue_key``) puts it in a namespace: ``""`` for the table's
   conference (ICML 2026, whose feed describes the same events as the bundled table),
   the key otherwise. Papers of other venues get ids ``<key>:<event id>``
   (``neurips2025:119718``), which cannot collide with the table's numbers.
@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from index_builder import venues
+from index_builder.model import filled
 from index_builder.sources.types import SourceData, TableRow
 
 TABLE_KEY = venues.DEFAULT.key
@@ -32,7 +34,7 @@ Official = dict[tuple[str, int], tuple[str, str]]
 
 def namespace(row: TableRow) -> str:
     """``""`` for the table's venue, else the row's venue key."""
-    return "" if row.venue in ("", TABLE_KEY) else row.venue
+    return "" if row.venue_key in ("", TABLE_KEY) else row.venue_key
 
 
 def paper_id(row: TableRow, event_id: int | None = None) -> str:
@@ -50,14 +52,13 @@ def venue_name(row: TableRow) -> str:
 
 def combine(first: TableRow, second: TableRow) -> TableRow:
     """One event seen twice: a feed's values win where both have one; two tables: the first."""
-    if first.venue:
+    if first.venue_key:
         feed, other = first, second
-    elif second.venue:
+    elif second.venue_key:
         feed, other = second, first
     else:
         return first
-    names = TableRow.__dataclass_fields__
-    return TableRow(**{n: getattr(feed, n) or getattr(other, n) for n in names})
+    return replace(filled(feed, other), paper=filled(feed.paper, other.paper))
 
 
 def add_talk(talks: list[TableRow], poster_id: int, row: TableRow) -> None:
@@ -83,13 +84,14 @@ def official_abstracts(parsed: Sequence[SourceData]) -> Official:
 
 def official_of(row: TableRow, talks: Sequence[TableRow], files: Official) -> tuple[str, str]:
     """A paper's official abstract and the file that gave it (``""`` for inline/none)."""
-    if row.abstract:
-        return row.abstract, ""
+    if row.paper.abstract_raw:
+        return row.paper.abstract_raw, ""
     ns = namespace(row)
     for event_id in (row.event_id, *(t.event_id for t in talks)):
         if (ns, event_id) in files:
             return files[(ns, event_id)]
-    return next(((t.abstract, "") for t in talks if t.abstract), ("", ""))
+    stated = (t.paper.abstract_raw for t in talks if t.paper.abstract_raw)
+    return next(stated, ""), ""
 
 
 def markup_key(raw: str) -> str:

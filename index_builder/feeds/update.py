@@ -174,7 +174,7 @@ def _papers(feed: Feed, abstracts: dict[int, str]) -> dict[int, bool]:
             next((i for i in row.related if i in ids), None) if row.event_type == "Oral" else None
         )
         paper = poster if poster is not None else row.event_id
-        has = bool(row.abstract or abstracts.get(row.event_id))
+        has = bool(row.paper.abstract_raw or abstracts.get(row.event_id))
         out[paper] = out.get(paper, False) or has
     return out
 

@@ -109,7 +109,7 @@ def group_lines(group: SessionGroup, lead: str = "  ") -> list[str]:
         bm = slot.bookmark
         talk = "  (talk)" if slot.event.kind == "oral" else ""
         place = f"  · {slot.place}" if slot.place else ""
-        title = " ".join((bm.title or "(untitled)").split())
+        title = " ".join((bm.copy.title or "(untitled)").split())
         lines.append(f"{pad}{MARKS[bm.status]} {bm.paper_id}  {title}{talk}{place}")
     return lines
 

@@ -1,18 +1,19 @@
 """The reading list's record: one bookmarked paper with a copy of what it needs to survive.
 
-A :class:`Bookmark` keeps the title, authors, links and session of its paper so
-that it can still be shown, exported and cited after the paper leaves the data.
+A :class:`Bookmark` keeps a copy of its paper (a :class:`~index_builder.model.Paper`
+with the title, authors, links and session: :data:`KEPT`) so that it can still be
+shown, exported and cited after the paper leaves the data.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from index_builder.model import Paper
+from index_builder.model import Paper, filled
 from index_builder.venues import venue_of_id
 
 Status = Literal["to-read", "reading", "read"]
@@ -43,89 +44,82 @@ def check_status(status: str) -> Status:
     raise ValueError(f"unknown status {status!r}: use one of {', '.join(STATUSES)}")
 
 
+KEPT = (
+    "title",
+    "authors",
+    "aliases",
+    "url",
+    "openreview_url",
+    "session",
+    "starts_at",
+    "ends_at",
+    "title_derived",
+)
+"""The fields of a :class:`Paper` a bookmark keeps a copy of (with its id)."""
+
+
+def snapshot(paper: Paper) -> Paper:
+    """The copy of ``paper`` a bookmark keeps: its id and the :data:`KEPT` fields."""
+    kept: dict[str, Any] = {name: getattr(paper, name) for name in KEPT}
+    kept["aliases"] = tuple(a for a in paper.aliases if a != paper.id)
+    return Paper(id=paper.id, **kept)
+
+
 @dataclass(frozen=True, slots=True)
 class Bookmark:
-    """One paper on the reading list, its status and note, and a copy of the paper's data."""
+    """One paper on the reading list: a copy of the paper (:func:`snapshot`), status and note."""
 
-    paper_id: str
-    title: str = ""
-    authors: tuple[str, ...] = ()
+    copy: Paper
+    """The paper as it was when last seen: its id and the :data:`KEPT` fields."""
     status: Status = "to-read"
     note: str = ""
     added_at: str = ""
     updated_at: str = ""
-    aliases: tuple[str, ...] = ()
-    url: str = ""
-    openreview_url: str = ""
-    session: str = ""
-    starts_at: str = ""
-    ends_at: str = ""
-    title_derived: bool = False
 
     @classmethod
     def from_paper(cls, paper: Paper, *, at: str | None = None) -> Bookmark:
         """A fresh ``to-read`` bookmark of ``paper`` added ``at`` (default: now)."""
         stamp = at or now_iso()
-        return cls(
-            paper_id=paper.id,
-            title=paper.title,
-            authors=tuple(paper.authors),
-            added_at=stamp,
-            updated_at=stamp,
-            aliases=tuple(a for a in paper.aliases if a != paper.id),
-            url=paper.url,
-            openreview_url=paper.openreview_url,
-            session=paper.session,
-            starts_at=paper.starts_at,
-            ends_at=paper.ends_at,
-            title_derived=paper.title_derived,
-        )
+        return cls(snapshot(paper), added_at=stamp, updated_at=stamp)
+
+    @property
+    def paper_id(self) -> str:
+        """The id the bookmark is stored under."""
+        return self.copy.id
 
     @property
     def ids(self) -> frozenset[str]:
         """The id and every alias this bookmark answers to."""
-        return frozenset((self.paper_id, *self.aliases))
+        return frozenset((self.copy.id, *self.copy.aliases))
 
     def with_paper(self, paper: Paper) -> Bookmark:
         """This bookmark re-keyed to ``paper.id`` with its copy refreshed from ``paper``."""
-        aliases = [*self.aliases, self.paper_id, *paper.aliases]
-        return replace(
-            self,
-            paper_id=paper.id,
+        aliases = [*self.copy.aliases, self.copy.id, *paper.aliases]
+        copy = replace(
+            filled(snapshot(paper), self.copy),
             aliases=tuple(dict.fromkeys(a for a in aliases if a and a != paper.id)),
-            title=paper.title or self.title,
-            authors=tuple(paper.authors) or self.authors,
-            url=paper.url or self.url,
-            openreview_url=paper.openreview_url or self.openreview_url,
-            session=paper.session or self.session,
-            starts_at=paper.starts_at or self.starts_at,
-            ends_at=paper.ends_at or self.ends_at,
-            title_derived=paper.title_derived if paper.title else self.title_derived,
+            title_derived=(paper if paper.title else self.copy).title_derived,
         )
+        return replace(self, copy=copy)
 
     def to_paper(self) -> Paper:
         """A minimal :class:`Paper` from the stored copy (for a paper that left the data)."""
-        return Paper(
-            id=self.paper_id,
-            title=self.title,
-            title_raw=self.title,
-            authors=self.authors,
-            url=self.url,
-            openreview_url=self.openreview_url,
-            session=self.session,
-            starts_at=self.starts_at,
-            ends_at=self.ends_at,
-            aliases=self.aliases,
-            title_derived=self.title_derived,
-            venue=venue_of_id(self.paper_id),
-        )
+        copy = self.copy
+        return replace(copy, title_raw=copy.title, venue=venue_of_id(copy.id))
 
     def to_json(self) -> dict[str, Any]:
         """The bookmark as JSON-ready data (lists, not tuples)."""
-        data = asdict(self)
-        data["authors"] = list(self.authors)
-        data["aliases"] = list(self.aliases)
-        return data
+        kept = {n: list(v) if isinstance(v := getattr(self.copy, n), tuple) else v for n in KEPT}
+        return {
+            "paper_id": self.copy.id,
+            "title": kept.pop("title"),
+            "authors": kept.pop("authors"),
+            "status": self.status,
+            "note": self.note,
+            "added_at": self.added_at,
+            "updated_at": self.updated_at,
+            **kept,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Bookmark:
@@ -140,17 +134,19 @@ class Bookmark:
         if not isinstance(paper_id, str) or not paper_id.strip():
             raise ValueError("a bookmark needs a non-empty paper_id")
         _text(paper_id, "paper_id")
-        texts = {}
-        for key in ("title", "note", "added_at", "updated_at", "url", "openreview_url"):
-            texts[key] = _text(data.get(key), key)
-        for key in ("session", "starts_at", "ends_at"):
-            texts[key] = _text(data.get(key), key)
+        texts = {key: _text(data.get(key), key) for key in ("note", "added_at", "updated_at")}
+        kept: dict[str, Any] = {}
+        for key in KEPT:
+            default = Paper.__dataclass_fields__[key].default
+            if isinstance(default, bool):
+                kept[key] = data.get(key) is True
+            elif isinstance(default, tuple):
+                kept[key] = _strings(data.get(key), key)
+            else:
+                kept[key] = _text(data.get(key), key)
         return cls(
-            paper_id=paper_id,
-            title_derived=data.get("title_derived") is True,
+            Paper(id=paper_id, **kept),
             status=check_status(str(data.get("status", "to-read"))),
-            authors=_strings(data.get("authors"), "authors"),
-            aliases=_strings(data.get("aliases"), "aliases"),
             **texts,
         )
 
@@ -205,23 +201,20 @@ def merge_bookmarks(mine: Bookmark, theirs: Bookmark) -> Bookmark:
     aliases united, the earlier ``added_at``; the stored copy keeps ``mine`` first.
     """
     newer = parse_iso(theirs.updated_at) > parse_iso(mine.updated_at)
-    aliases = [*mine.aliases, *theirs.aliases, theirs.paper_id]
+    aliases = [*mine.copy.aliases, *theirs.copy.aliases, theirs.copy.id]
     added = min(mine.added_at, theirs.added_at, key=parse_iso) or mine.added_at
+    copy = replace(
+        filled(mine.copy, theirs.copy),
+        aliases=tuple(dict.fromkeys(a for a in aliases if a != mine.copy.id)),
+        title_derived=(mine if mine.copy.title else theirs).copy.title_derived,
+    )
     return replace(
         mine,
+        copy=copy,
         status=theirs.status if newer else mine.status,
         note=merge_notes(mine.note, theirs.note),
-        aliases=tuple(dict.fromkeys(a for a in aliases if a != mine.paper_id)),
         added_at=added,
         updated_at=max(mine.updated_at, theirs.updated_at, key=parse_iso),
-        title=mine.title or theirs.title,
-        title_derived=mine.title_derived if mine.title else theirs.title_derived,
-        authors=mine.authors or theirs.authors,
-        url=mine.url or theirs.url,
-        openreview_url=mine.openreview_url or theirs.openreview_url,
-        session=mine.session or theirs.session,
-        starts_at=mine.starts_at or theirs.starts_at,
-        ends_at=mine.ends_at or theirs.ends_at,
     )
 
 
@@ -248,7 +241,7 @@ def paper_of(bm: Bookmark, lookup: Lookup | None) -> Paper | None:
     """The catalogue's paper for ``bm`` (by its id, then its aliases), or None."""
     if lookup is None:
         return None
-    for key in (bm.paper_id, *bm.aliases):
+    for key in (bm.copy.id, *bm.copy.aliases):
         paper = lookup(key)
         if paper is not None:
             return paper

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark, check_status
 from index_builder.readinglist.identify import (
     APPLICATION_ID,
@@ -222,14 +223,10 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         end,
         derived,
     ) = row
-    return Bookmark(
-        paper_id=pid,
-        aliases=tuple(json.loads(aliases or "[]")),
-        added_at=added,
-        updated_at=updated,
-        status=check_status(status),
-        note=note,
+    copy = Paper(
+        id=pid,
         title=title,
+        aliases=tuple(json.loads(aliases or "[]")),
         authors=tuple(json.loads(authors or "[]")),
         url=url,
         openreview_url=orurl,
@@ -238,6 +235,7 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         ends_at=end,
         title_derived=bool(derived),
     )
+    return Bookmark(copy, check_status(status), note, added_at=added, updated_at=updated)
 
 
 _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
@@ -245,30 +243,31 @@ _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
 
 def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
     """Insert or replace ``bm`` (inside the caller's transaction)."""
+    copy = bm.copy
     conn.execute(
         f"INSERT INTO bookmarks ({COLUMNS}) VALUES ({', '.join('?' * 14)}) "
         f"ON CONFLICT (paper_id) DO UPDATE SET {_UPSERT}",
         (
-            bm.paper_id,
-            json.dumps(list(bm.aliases)),
+            copy.id,
+            json.dumps(list(copy.aliases)),
             bm.added_at,
             bm.updated_at,
             bm.status,
             bm.note,
-            bm.title,
-            json.dumps(list(bm.authors), ensure_ascii=False),
-            bm.url,
-            bm.openreview_url,
-            bm.session,
-            bm.starts_at,
-            bm.ends_at,
-            int(bm.title_derived),
+            copy.title,
+            json.dumps(list(copy.authors), ensure_ascii=False),
+            copy.url,
+            copy.openreview_url,
+            copy.session,
+            copy.starts_at,
+            copy.ends_at,
+            int(copy.title_derived),
         ),
     )
-    conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (bm.paper_id,))
+    conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (copy.id,))
     conn.executemany(
         "INSERT OR REPLACE INTO bookmark_aliases (alias, paper_id) VALUES (?, ?)",
-        [(alias, bm.paper_id) for alias in bm.aliases if alias != bm.paper_id],
+        [(alias, copy.id) for alias in copy.aliases if alias != copy.id],
     )
 
 

@@ -94,12 +94,12 @@ def to_markdown(
             continue
         lines += [f"## {_STATUS_HEADINGS[status]} ({len(group)})", ""]
         for bm in group:
-            title = _md(bm.title or bm.paper_id)
-            link = safe(bm.openreview_url or bm.url).replace(">", "%3E")
+            title = _md(bm.copy.title or bm.paper_id)
+            link = safe(bm.copy.openreview_url or bm.copy.url).replace(">", "%3E")
             label = f"[{title}](<{link}>)" if link.startswith(("http://", "https://")) else title
-            if bm.title_derived:
+            if bm.copy.title_derived:
                 label += " (title derived from the abstract)"
-            authors = _md(", ".join(bm.authors)) if bm.authors else "authors unknown"
+            authors = _md(", ".join(bm.copy.authors)) if bm.copy.authors else "authors unknown"
             lines.append(f"- [{'x' if status == 'read' else ' '}] {label}: {authors}")
             lines += _md_times(bm, lookup, setting)
             lines += [f"  > {_md(line) or ' '}" for line in bm.note.splitlines()]
@@ -121,10 +121,11 @@ def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for bm in current(bookmarks, lookup):
+        copy = bm.copy
         row = [
-            bm.paper_id, bm.status, bm.title, "; ".join(bm.authors), bm.added_at,
-            bm.updated_at, bm.note, bm.session, bm.starts_at, bm.ends_at, bm.url,
-            bm.openreview_url,
+            copy.id, bm.status, copy.title, "; ".join(copy.authors), bm.added_at,
+            bm.updated_at, bm.note, copy.session, copy.starts_at, copy.ends_at, copy.url,
+            copy.openreview_url,
         ]  # fmt: skip
         writer.writerow([neutralise_cell(safe(cell)) for cell in row])
     return buffer.getvalue()

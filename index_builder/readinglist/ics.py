@@ -63,7 +63,9 @@ def event_uid(paper_id: str) -> str:
 
 
 def _clash_note(rivals: Sequence[Bookmark]) -> str:
-    names = [f"{r.title or r.paper_id} ({r.session or 'no session name'})" for r in rivals]
+    names = [
+        f"{r.copy.title or r.paper_id} ({r.copy.session or 'no session name'})" for r in rivals
+    ]
     shown = "; ".join(names[:_MAX_CLASH_NAMES])
     more = len(names) - _MAX_CLASH_NAMES
     return f"Clashes with: {shown}" + (f"; and {more} more" if more > 0 else "")
@@ -73,10 +75,12 @@ def _location(bm: Bookmark, lookup: Lookup | None) -> str:
     """The session, then the poster board and room of its event when the data has them."""
     paper = paper_of(bm, lookup)
     events = paper.events if paper is not None else ()
-    event = next((e for e in events if e.starts_at == bm.starts_at and e.kind == "poster"), None)
-    event = event or next((e for e in events if e.starts_at == bm.starts_at), None)
+    event = next(
+        (e for e in events if e.starts_at == bm.copy.starts_at and e.kind == "poster"), None
+    )
+    event = event or next((e for e in events if e.starts_at == bm.copy.starts_at), None)
     place = event_place(event) if event is not None else ""
-    return ", ".join(part for part in (bm.session, place) if part)
+    return ", ".join(part for part in (bm.copy.session, place) if part)
 
 
 def venue_timezone(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> str:
@@ -104,12 +108,12 @@ def to_ics(
     if zone:
         lines.append(f"X-WR-TIMEZONE:{escape_text(zone)}")
     for bm in bookmarks:
-        starts = parse_time(bm.starts_at)
+        starts = parse_time(bm.copy.starts_at)
         if starts is None:
             continue
-        ends = parse_time(bm.ends_at)
-        link = bm.openreview_url or bm.url
-        details = [bm.session, ", ".join(bm.authors), link]
+        ends = parse_time(bm.copy.ends_at)
+        link = bm.copy.openreview_url or bm.copy.url
+        details = [bm.copy.session, ", ".join(bm.copy.authors), link]
         if bm.paper_id in rival_map:
             details.append(_clash_note(rival_map[bm.paper_id]))
         lines += [
@@ -120,7 +124,7 @@ def to_ics(
         ]
         if ends is not None and ends > starts:
             lines.append(f"DTEND:{utc_stamp(ends)}")
-        lines.append(f"SUMMARY:{escape_text(bm.title or bm.paper_id)}")
+        lines.append(f"SUMMARY:{escape_text(bm.copy.title or bm.paper_id)}")
         location = _location(bm, lookup)
         if location:
             lines.append(f"LOCATION:{escape_text(location)}")

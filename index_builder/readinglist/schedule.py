@@ -89,10 +89,10 @@ def slots_of(bm: Bookmark, lookup: Lookup | None = None) -> list[Slot]:
     paper = paper_of(bm, lookup)
     if paper is not None and paper.events:
         return [Slot(bm, ev, paper.venue) for ev in paper_events(paper)]
-    if not (bm.session or bm.starts_at):
+    if not (bm.copy.session or bm.copy.starts_at):
         return [Slot(bm, Event("poster"))]
     venue = paper.venue if paper is not None else ""
-    return [Slot(bm, Event("poster", bm.session, bm.starts_at, bm.ends_at), venue)]
+    return [Slot(bm, Event("poster", bm.copy.session, bm.copy.starts_at, bm.copy.ends_at), venue)]
 
 
 def _range(group: SessionGroup) -> tuple[datetime, datetime] | None:
@@ -131,7 +131,7 @@ def _group(slots: list[Slot], setting: str) -> SessionGroup:
     if span is not None:
         starts = convert(span[0], setting, first.venue)
         ends = convert(span[1], setting, first.venue) if span[1] is not None else None
-    slots = sorted(slots, key=lambda s: (s.bookmark.title.casefold(), s.bookmark.paper_id))
+    slots = sorted(slots, key=lambda s: (s.bookmark.copy.title.casefold(), s.bookmark.paper_id))
     kinds = {s.event.kind for s in slots}
     return SessionGroup(
         name=first.event.session.strip(),
@@ -157,7 +157,7 @@ def group_sessions(
     timed = sorted((g for g in groups if g.starts), key=_when)
     untimed = [g for g in groups if g.starts is None]
     if len(untimed) > 1:
-        merged = sorted((s for g in untimed for s in g.slots), key=lambda s: s.bookmark.title)
+        merged = sorted((s for g in untimed for s in g.slots), key=lambda s: s.bookmark.copy.title)
         untimed = [replace(untimed[0], name="", bookmarks=_marks(merged), slots=tuple(merged))]
     result = []
     for group in timed:

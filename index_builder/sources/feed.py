@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from index_builder import venues
-from index_builder.model import SourceProblem
+from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, clean
 from index_builder.sources.table import unescape_html
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
@@ -106,10 +106,10 @@ def feed_row(record: Any, venue_key: str) -> TableRow:
     paper_url = _text(record.get("paper_url"))
     authors, institutions = _people(record.get("authors"))
     related = record.get("related_events_ids")
-    return TableRow(
-        event_id=event_id,
-        event_type="Oral" if _text(record.get("eventtype")).lower() == "oral" else "Poster",
-        title=title,
+    paper = Paper(
+        id="",
+        title="",
+        title_raw=title,
         decision=_text(record.get("decision")),
         topic=_text(record.get("topic")),
         session=_text(record.get("session")),
@@ -119,10 +119,15 @@ def feed_row(record: Any, venue_key: str) -> TableRow:
         openreview_url=paper_url if "openreview.net" in paper_url else "",
         authors=authors,
         institutions=institutions,
-        venue=venue_key,
+        abstract_raw=clean(a) if isinstance(a := record.get("abstract"), str) else "",
+    )
+    return TableRow(
+        event_id,
+        "Oral" if _text(record.get("eventtype")).lower() == "oral" else "Poster",
+        paper,
+        venue_key=venue_key,
         room=_text(record.get("room_name")),
         poster_position=_text(record.get("poster_position")),
-        abstract=clean(a) if isinstance(a := record.get("abstract"), str) else "",
         related=tuple(i for i in map(_id, related if isinstance(related, list) else []) if i),
     )
 
@@ -168,14 +173,14 @@ def skipped_note(feed: Feed) -> str:
 def _records(rows: Iterable[TableRow], file: str) -> list[PaperRecord]:
     """Rows of a feed whose venue is unknown as plain records (no event id, no venue)."""
     return [
-        PaperRecord(file=file, position=n, title=r.title, abstract=r.abstract,
-                    authors=r.authors, institutions=r.institutions, topic=r.topic,
-                    decision=r.decision, session=r.session, starts_at=r.starts_at,
-                    ends_at=r.ends_at, url=r.url, openreview_url=r.openreview_url,
-                    oral=r.event_type == "Oral",
-                    spotlight=r.decision.lower() == "accept (spotlight)")
+        PaperRecord(file, n, replace(r.paper, oral=r.event_type == "Oral", spotlight=_spot(r)))
         for n, r in enumerate(rows, start=1)
-    ]  # fmt: skip
+    ]
+
+
+def _spot(row: TableRow) -> bool:
+    """True for a row whose decision is a spotlight."""
+    return row.paper.decision.lower() == "accept (spotlight)"
 
 
 def read_feed(source: SourceText) -> SourceData | None:
@@ -213,5 +218,5 @@ def read_feed(source: SourceText) -> SourceData | None:
     if venue_key:
         out.rows = feed.rows
     else:
-        out.records = _records((replace(r, venue="") for r in feed.rows), name)
+        out.records = _records(feed.rows, name)
     return out

@@ -1,8 +1,9 @@
 """Paper records of the user's structured files (JSON, JSONL, BibTeX), before merging.
 
-A :class:`PaperRecord` is what one entry of such a file says about a paper:
-raw (LaTeX) title and abstract, authors, links and, for PaperScope's own
-``dump`` output, the table fields and event id. :func:`record_from_json` reads
+A :class:`PaperRecord` is what one entry of such a file says about a paper (a
+partial :class:`~index_builder.model.Paper`: raw (LaTeX) title and abstract,
+authors, links and, for PaperScope's own ``dump`` output, the table fields and
+event id) and where the entry stands. :func:`record_from_json` reads
 one JSON object, accepting the usual spellings of each field; the BibTeX reader
 builds records itself. How records join the catalogue is decided in
 :mod:`index_builder.catalogue.merge_records`.
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from index_builder.model import Event
+from index_builder.model import Event, Paper
 from index_builder.text import render as text
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -32,36 +33,18 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PaperRecord:
-    """What one entry of a JSON, JSONL or BibTeX file says about a paper.
+    """What one entry of a JSON, JSONL or BibTeX file says about a paper, and where it stands.
 
-    ``title`` and ``abstract`` are raw text (``""`` when absent; a title marked
-    as derived is dropped). ``ids`` are the ids the file declares for the paper
-    (its ``id``, ``paper_id`` and ``aliases``), kept as aliases so bookmarks resolve.
+    ``paper`` is the entry's partial :class:`~index_builder.model.Paper`: raw
+    ``title_raw`` and ``abstract_raw`` (``""`` when absent; a title marked as derived
+    is dropped), no id and no display text. Its ``aliases`` are the ids the file declares
+    for the paper (its ``id``, ``paper_id`` and ``aliases``), kept so bookmarks resolve;
+    its ``venue`` the conference the file names (a dump's), ``""`` when it says none.
     """
 
     file: str
     position: int
-    title: str = ""
-    abstract: str = ""
-    authors: tuple[str, ...] = ()
-    institutions: tuple[str, ...] = ()
-    topic: str = ""
-    decision: str = ""
-    session: str = ""
-    starts_at: str = ""
-    ends_at: str = ""
-    url: str = ""
-    openreview_url: str = ""
-    code_urls: tuple[str, ...] = ()
-    oral: bool = False
-    spotlight: bool = False
-    event_id: int | None = None
-    ids: tuple[str, ...] = ()
-    events: tuple[Event, ...] = ()
-    venue: str = ""
-    """The conference the file names (a dump's ``venue``), ``""`` when it says none."""
-    possibly_same_as: tuple[str, ...] = ()
-    """As a dump wrote it: the table papers an unjoined abstract possibly is."""
+    paper: Paper
 
     @property
     def source(self) -> str:
@@ -236,11 +219,11 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     if not openreview and "openreview.net" in paper_url:
         openreview, paper_url = paper_url, ""
     decision = _string(data, "decision")
-    return PaperRecord(
-        file=file,
-        position=position,
-        title=title,
-        abstract=abstract,
+    paper = Paper(
+        id="",
+        title="",
+        title_raw=title,
+        abstract_raw=abstract,
         authors=_names(data, "authors") or _names(data, "author"),
         institutions=_names(data, "institutions"),
         topic=_string(data, "topic"),
@@ -254,11 +237,12 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         oral=data.get("oral") is True,
         spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
         event_id=_event_id(data.get("event_id")) if title and not _foreign(data) else None,
-        ids=_ids(data),
+        aliases=_ids(data),
         events=_events(data.get("events")) if title else (),
         venue=_string(data, "venue") if title else "",
         possibly_same_as=_plain_strings(data.get("possibly_same_as")),
     )
+    return PaperRecord(file, position, paper)
 
 
 def _plain_strings(value: object) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from index_builder.model import SourceProblem
+from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, RecordError, clean, record_from_json
 from index_builder.text import render as text
 from index_builder.venues import VENUES
@@ -222,19 +222,19 @@ def _bib_record(entry: Entry, file: str, position: int) -> PaperRecord:
     doi = _field(entry, "doi")
     url = _field(entry, "url") or _field(entry, "pdf") or (f"https://doi.org/{doi}" if doi else "")
     code = _field(entry, "code")
-    return PaperRecord(
-        file=file,
-        position=position,
-        title=title,
-        abstract=abstract,
+    booktitle = _field(entry, "booktitle") or _field(entry, "journal")
+    paper = Paper(
+        id="",
+        title="",
+        title_raw=title,
+        abstract_raw=abstract,
         authors=bib_names(_field(entry, "author")),
         url=url,
         openreview_url=_field(entry, "openreview"),
         code_urls=(code,) if code else (),
-        venue=bib_venue(
-            _field(entry, "booktitle") or _field(entry, "journal"), _field(entry, "year")
-        ),
+        venue=bib_venue(booktitle, _field(entry, "year")),
     )
+    return PaperRecord(file, position, paper)
 
 
 def bib_venue(booktitle: str, year: str) -> str:

@@ -6,7 +6,7 @@ import csv
 import html
 import io
 
-from index_builder.model import SourceProblem
+from index_builder.model import Paper, SourceProblem
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
 from index_builder.text.render import render
 
@@ -100,10 +100,10 @@ def _table_row(record: list[str], where: dict[str, int]) -> TableRow | None:
     event_id, title = cell("event_id"), cell("title")
     if not event_id.isdigit() or not title:
         return None
-    return TableRow(
-        event_id=int(event_id),
-        event_type=cell("event_type"),
-        title=title,
+    paper = Paper(
+        id="",
+        title="",
+        title_raw=title,
         decision=cell("decision"),
         topic=cell("topic"),
         session=cell("session"),
@@ -114,3 +114,4 @@ def _table_row(record: list[str], where: dict[str, int]) -> TableRow | None:
         authors=split_list(cell("authors")),
         institutions=split_list(cell("institutions")),
     )
+    return TableRow(int(event_id), cell("event_type"), paper)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from index_builder.model import SourceProblem
+from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord
 
 
@@ -19,26 +19,20 @@ class SourceError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """One row of the paper table, as written (strings, ``""`` when empty)."""
+    """One row of a paper table or a conference feed: the paper it states, and its event.
+
+    ``paper`` is the row's partial :class:`~index_builder.model.Paper` as written
+    (strings ``""`` when empty; the raw title in ``title_raw``, the official abstract a
+    feed gives inline in ``abstract_raw``); the row's own fields describe its event.
+    """
 
     event_id: int
     event_type: str
-    title: str
-    decision: str = ""
-    topic: str = ""
-    session: str = ""
-    starts_at: str = ""
-    ends_at: str = ""
-    url: str = ""
-    openreview_url: str = ""
-    authors: tuple[str, ...] = ()
-    institutions: tuple[str, ...] = ()
-    venue: str = ""
+    paper: Paper
+    venue_key: str = ""
     """The venue key of a conference feed's row (``neurips2025``); ``""`` for a table's."""
     room: str = ""
     poster_position: str = ""
-    abstract: str = ""
-    """The official abstract a feed gives inline (raw), ``""`` when it has none."""
     related: tuple[int, ...] = ()
     """A feed's ``related_events_ids``: an oral's poster event and back."""
 

@@ -137,6 +137,6 @@ def test_a_source_cannot_take_over_another_papers_id(tmp_path: Path) -> None:
     ok(cli(home, [rows, evil], "reading-list", "add", other))
     with ReadingList(home / "data" / "reading_list.sqlite3") as store:
         real = store.get("64038")
-        assert real is not None and real.title == TITLE and real.note == "mine"
-        assert real.url == "https://ok.example/"
+        assert real is not None and real.copy.title == TITLE and real.note == "mine"
+        assert real.copy.url == "https://ok.example/"
         assert len(store) == 2

@@ -291,8 +291,8 @@ def test_csv_export_neutralises_every_formula_start(cell: str) -> None:
     from index_builder.readinglist.bookmark import Bookmark
     from index_builder.readinglist.exports import to_csv
 
-    base = Bookmark.from_paper(Paper(id="p1", title="t"), at="2026-07-06T10:00:00+00:00")
-    bm = replace(base, title=cell, authors=(cell, "B"), note=cell, session=cell, url=cell)
+    paper = Paper(id="p1", title=cell, authors=(cell, "B"), session=cell, url=cell)
+    bm = replace(Bookmark.from_paper(paper, at="2026-07-06T10:00:00+00:00"), note=cell)
     text = to_csv([bm])
     assert formula_cells(text) == []
     rows = list(csv.reader(io.StringIO(text)))

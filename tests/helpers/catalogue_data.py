@@ -41,7 +41,7 @@ def lists() -> tuple[tuple[AbstractEntry, ...], ...]:
 @lru_cache(maxsize=1)
 def title_index() -> TitleIndex:
     """The title index of the bundled table."""
-    return TitleIndex([r.title for r in posters()])
+    return TitleIndex([r.paper.title_raw for r in posters()])
 
 
 def event_ids() -> list[int]:

@@ -83,7 +83,7 @@ def session_json(group: SessionGroup) -> dict[str, Any]:
         "papers": [
             {
                 "id": s.bookmark.paper_id,
-                "title": s.bookmark.title,
+                "title": s.bookmark.copy.title,
                 "status": s.bookmark.status,
                 "event": s.event.kind,
                 "board": s.event.poster_position,

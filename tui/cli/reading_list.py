@@ -163,7 +163,7 @@ def do_remove(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
             status = 1
             continue
         store.remove(bookmark.paper_id)
-        echo(f"removed  {bookmark.paper_id}  {bookmark.title}")
+        echo(f"removed  {bookmark.paper_id}  {bookmark.copy.title}")
     return status
 
 
@@ -197,7 +197,7 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     for bm in items:
         paper = catalogue.get(bm.paper_id)
         gone = "" if paper else "  (no longer in the data)"
-        title = bm.title or (paper.title if paper else "") or "(untitled)"
+        title = bm.copy.title or (paper.title if paper else "") or "(untitled)"
         echo(f"{MARKS[bm.status]} {bm.paper_id}  {title}{gone}")
         if bm.note:
             echo("      note: " + bm.note.replace("\n", " / "))
@@ -212,7 +212,7 @@ def do_status(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
         error(f"{args.id!r} is not on the reading list")
         return 1
     store.set_status(bookmark.paper_id, args.status)
-    echo(f"{MARKS[args.status]} {bookmark.paper_id}  {bookmark.title}")
+    echo(f"{MARKS[args.status]} {bookmark.paper_id}  {bookmark.copy.title}")
     return 0
 
 

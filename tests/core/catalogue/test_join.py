@@ -53,7 +53,10 @@ def test_removal_from_a_rebuilt_table(abstract: int) -> None:
     kept = [r for i, r in enumerate(rows) if i != gone]
     texts = [e.text for entries in lists() for e in entries]
     joins = join_abstracts(
-        TitleIndex([r.title for r in kept]), [r.event_id for r in kept], texts, bundled_files()
+        TitleIndex([r.paper.title_raw for r in kept]),
+        [r.event_id for r in kept],
+        texts,
+        bundled_files(),
     )
     assert abstract not in joins
     truth_ids = [rows[i].event_id for i in expected_rows()]
@@ -146,7 +149,7 @@ def _synthetic_list(seed: int, size: int) -> tuple[list[int], list[str]]:
     filler = ["We", "study", "this", "problem", "and", "report", "experiments", "on", "data."]
     texts = []
     for row in picked:
-        kept = [w for w in rows[row].title.split() if rng.random() < 0.5]
+        kept = [w for w in rows[row].paper.title_raw.split() if rng.random() < 0.5]
         texts.append(" ".join([*kept, *rng.sample(filler, 6), *kept[::-1]]))
     return picked, texts
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.model import Paper
 from index_builder.paths import bundled_sources
 from index_builder.sources.reading import read_source
 from tests.helpers.catalogue_data import bundled_catalogue, truth
@@ -145,5 +146,5 @@ def test_a_paper_id_implies_its_venue() -> None:
     assert venue_of_id("65133") == "ICML 2026"
     assert venue_of_id("neurips2025:119718") == "NeurIPS 2025"
     assert venue_of_id("ab7f8485a01") == venue_of_id("nope2030:1") == ""
-    orphan = Bookmark(paper_id="neurips2025:119718", added_at="", updated_at="", title="T")
+    orphan = Bookmark(Paper("neurips2025:119718", "T"), added_at="", updated_at="")
     assert orphan.to_paper().venue == "NeurIPS 2025"

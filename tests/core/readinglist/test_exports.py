@@ -107,7 +107,7 @@ def test_ics_parses_field_by_field() -> None:
 
 
 def test_ics_utc_conversion_example() -> None:
-    bm = Bookmark(paper_id="x", title="t", starts_at="2026-07-07T18:30:00-07:00")
+    bm = Bookmark(Paper("x", "t", starts_at="2026-07-07T18:30:00-07:00"))
     assert "DTSTART:20260708T013000Z\r\n" in to_ics([bm], now=NOW)
 
 
@@ -132,9 +132,7 @@ def test_ics_marks_clashes_and_keeps_uids_stable() -> None:
 def test_ics_escaping_and_folding_round_trip() -> None:
     icalendar = pytest.importorskip("icalendar")
     title = "Commas, semis; back\\slash\nnewline — " + "é漢字🙂" * 30
-    bm = Bookmark(
-        paper_id="h", title=title, session="S; 1, A", starts_at="2026-07-06T18:30:00-07:00"
-    )
+    bm = Bookmark(Paper("h", title, session="S; 1, A", starts_at="2026-07-06T18:30:00-07:00"))
     text = to_ics([bm], now=NOW)
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
     ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
@@ -156,7 +154,7 @@ def test_clash_rules() -> None:
     assert set(found) == {"e63900", "e63329", oral}
     assert {b.paper_id for b in found[oral]} == {"e63900", "e63329"}
     assert {b.paper_id for b in found["e63900"]} == {oral}
-    blank = Bookmark(paper_id="b", title="b", starts_at=bms[0].starts_at, ends_at=bms[0].ends_at)
+    blank = Bookmark(Paper("b", "b", starts_at=bms[0].copy.starts_at, ends_at=bms[0].copy.ends_at))
     assert "b" not in clashes([bms[0], blank])  # blank session name, same range: same session
 
 
@@ -180,12 +178,14 @@ def test_group_sessions_orders_by_time_and_marks_clashes() -> None:
 
 def test_csv_parses_and_neutralises_formulas() -> None:
     hostile = Bookmark(
-        paper_id="h",
-        title='=HYPERLINK("http://evil","x")',
-        authors=("+1 Person", "@Other"),
+        Paper(
+            "h",
+            '=HYPERLINK("http://evil","x")',
+            authors=("+1 Person", "@Other"),
+            session="\tcmd",
+            url="\rnext",
+        ),
         note="-2+3",
-        session="\tcmd",
-        url="\rnext",
     )
     text = to_csv([*marks("e64356"), hostile])
     rows = list(csv.reader(io.StringIO(text)))
@@ -258,10 +258,7 @@ def test_json_import_accepts_list_output_and_rejects_junk() -> None:
 def test_markdown_checklist_grouped_by_status() -> None:
     a, b = marks("e64356", "e62850")
     evil = Bookmark(
-        paper_id="z",
-        title="[click](javascript:alert(1)) *bold*",
-        status="read",
-        note="line one\nline two",
+        Paper("z", "[click](javascript:alert(1)) *bold*"), status="read", note="line one\nline two"
     )
     text = to_markdown([a, Bookmark.from_json({**b.to_json(), "status": "reading"}), evil])
     lines = text.splitlines()
@@ -299,7 +296,7 @@ def test_bibtex_parses_with_catalogue_and_orphans() -> None:
 
     papers = csv_papers()
     bms = marks("e64356", "e63090", "e62850")
-    gone = Bookmark(paper_id="gone", title="A Paper That Left & Came Back", authors=("Ann Lee",))
+    gone = Bookmark(Paper("gone", "A Paper That Left & Came Back", authors=("Ann Lee",)))
     lookup = papers.get
     text = export([*bms, gone], "bibtex", lookup=lookup, all_papers=list(papers.values()))
     lib = bibtexparser.parse_string(text)
@@ -338,8 +335,8 @@ def test_every_bundled_paper_bookmarked_exports_unique_balanced_keys(tmp_path: P
 def test_ics_any_text_parses_back(title: str, session: str) -> None:
     import icalendar
 
-    bm = Bookmark(paper_id="x", title=title or "t", session=session,
-                  starts_at="2026-07-06T18:30:00-07:00")  # fmt: skip
+    stated = Paper("x", title or "t", session=session, starts_at="2026-07-06T18:30:00-07:00")
+    bm = Bookmark(stated)
     text = to_ics([bm], now=NOW)
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
     ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
@@ -353,8 +350,8 @@ def test_orphan_with_a_derived_title_is_not_cited_as_its_title(tmp_path: Path) -
     with ReadingList(tmp_path / "d.sqlite3") as store:
         store.add(derived)
         [bm] = store.all()
-    assert bm.title_derived and bm.to_paper().title_derived
-    assert read_json(export([bm], "json"))[0].title_derived
+    assert bm.copy.title_derived and bm.to_paper().title_derived
+    assert read_json(export([bm], "json"))[0].copy.title_derived
     bib = export([bm], "bibtex", lookup=lambda _id: None)
     assert "derived" in bib.lower() and "Authors unknown" in bib
     assert "(title derived from the abstract)" in export([bm], "markdown")

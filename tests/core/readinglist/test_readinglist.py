@@ -59,7 +59,11 @@ def test_add_get_toggle_remove_restore(rl: ReadingList) -> None:
     assert rl.add(rl_paper(1)) is False
     assert rl.ids() == frozenset({"p1"})
     got = rl.get("p1")
-    assert got is not None and got.title == "Paper number 1" and got.authors == ("Ada 1", "Bo Li")
+    assert (
+        got is not None
+        and got.copy.title == "Paper number 1"
+        and got.copy.authors == ("Ada 1", "Bo Li")
+    )
     assert got.status == "to-read" and got.added_at.endswith("Z")
     assert rl.toggle(rl_paper(2)) is True
     assert rl.toggle(rl_paper(2)) is False
@@ -78,7 +82,7 @@ def test_bookmark_survives_reopen_and_keeps_its_copy(rl_path: Path) -> None:
     with ReadingList(rl_path) as again:
         bm = again.get("p7")
     assert bm is not None
-    assert bm.title == "Gone & $x$ soon" and bm.note == "ask about\nthe proof"
+    assert bm.copy.title == "Gone & $x$ soon" and bm.note == "ask about\nthe proof"
     assert bm.to_paper().authors == ("Ada 7", "Bo Li")
 
 
@@ -91,7 +95,7 @@ def test_alias_matches_and_rekeys(rl: ReadingList) -> None:
     rl.add(Paper(id="abs-123", title="Derived title"))
     assert rl.add(joined) is False  # already there: re-keyed instead
     bm = rl.get("p9")
-    assert bm is not None and bm.aliases == ("abs-123",) and bm.title == "Paper number 9"
+    assert bm is not None and bm.copy.aliases == ("abs-123",) and bm.copy.title == "Paper number 9"
     assert rl.get("abs-123") == bm and rl.ids() == {"p9", "abs-123"}
 
 
@@ -148,22 +152,21 @@ def test_merge_keeps_newer_status_and_both_notes(rl: ReadingList) -> None:
     rl.set_note("p1", "mine")
     mine = rl.set_status("p1", "reading")
     newer = Bookmark(
-        paper_id="p1",
+        Paper("p1", "", aliases=("x1",)),
         status="read",
         note="theirs",
         added_at="2020-01-01T00:00:00Z",
         updated_at="2099-01-01T00:00:00Z",
-        aliases=("x1",),
     )
-    older = Bookmark(paper_id="p2", title="Brand new", updated_at="2000-01-01T00:00:00Z")
+    older = Bookmark(Paper("p2", "Brand new"), updated_at="2000-01-01T00:00:00Z")
     assert rl.merge([newer, older]) == (1, 1)
     got = rl.get("p1")
     assert got is not None
     assert got.status == "read" and got.note == "mine\n\ntheirs"
-    assert got.added_at == "2020-01-01T00:00:00Z" and got.aliases == ("x1",)
-    assert got.title == mine.title  # the local copy wins
+    assert got.added_at == "2020-01-01T00:00:00Z" and got.copy.aliases == ("x1",)
+    assert got.copy.title == mine.copy.title  # the local copy wins
     stale = Bookmark(
-        paper_id="p1", status="to-read", note="mine", updated_at="2001-01-01T00:00:00Z"
+        Paper("p1", ""), status="to-read", note="mine", updated_at="2001-01-01T00:00:00Z"
     )
     assert rl.merge([stale, newer]) == (0, 0)  # importing again changes nothing
     assert rl.get("p1") == got
@@ -182,7 +185,7 @@ def test_migrates_a_legacy_v0_file(rl_path: Path) -> None:
     with ReadingList(rl_path) as rl:
         assert rl.ids() == {"p1", "p2"}
         assert rl.get("p2") == Bookmark(
-            paper_id="p2", added_at="2026-01-02T00:00:00Z", updated_at="2026-01-02T00:00:00Z"
+            Paper("p2", ""), added_at="2026-01-02T00:00:00Z", updated_at="2026-01-02T00:00:00Z"
         )
         rl.set_status("p1", "read")
     con = sqlite3.connect(rl_path)
@@ -223,7 +226,7 @@ def test_garbage_file_is_reported_and_quarantined(rl_path: Path) -> None:
 
 def test_truncated_file_is_corrupt(rl_path: Path) -> None:
     with ReadingList(rl_path) as rl:
-        rl.merge(Bookmark(paper_id=f"p{i}", note="x" * 500) for i in range(400))
+        rl.merge(Bookmark(Paper(f"p{i}", ""), note="x" * 500) for i in range(400))
     data = rl_path.read_bytes()
     assert len(data) > 100_000
     rl_path.write_bytes(data[: len(data) // 2])
@@ -271,7 +274,7 @@ def test_failed_write_leaves_previous_state(rl: ReadingList) -> None:
     before = rl.all()
     pages = rl._conn.execute("PRAGMA page_count").fetchone()[0]
     rl._conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now "full"
-    big = [Bookmark(paper_id=f"q{i}", note="y" * 4000) for i in range(50)]
+    big = [Bookmark(Paper(f"q{i}", ""), note="y" * 4000) for i in range(50)]
     with pytest.raises(ReadingListError, match="disk is full") as info:
         rl.merge(big)
     assert info.value.kind == "full"
@@ -369,7 +372,7 @@ def test_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_bookmark_json_round_trip() -> None:
     bm = Bookmark.from_paper(rl_paper(3, aliases=("a", "p3")), at="2026-01-01T00:00:00.000Z")
-    assert bm.aliases == ("a",)
+    assert bm.copy.aliases == ("a",)
     assert Bookmark.from_json(json.loads(json.dumps(bm.to_json()))) == bm
     with pytest.raises(ValueError):
         Bookmark.from_json({"paper_id": "x", "note": 3})
@@ -394,13 +397,13 @@ def test_rekey_onto_an_existing_bookmark_merges_them(rl: ReadingList) -> None:
     rl.set_note("p9", "from the row")
     assert rl.reconcile([rl_paper(9, aliases=("abs",))]) == 1
     [bm] = rl.all()
-    assert bm.paper_id == "p9" and bm.aliases == ("abs",)
+    assert bm.paper_id == "p9" and bm.copy.aliases == ("abs",)
     assert bm.note == "from the row\n\nfrom the abstract"
     assert rl.ids() == {"p9", "abs"}
 
 
 def test_merged_bookmark_without_times_gets_them(rl: ReadingList) -> None:
-    assert rl.merge([Bookmark(paper_id="z", title="no times")]) == (1, 0)
+    assert rl.merge([Bookmark(Paper("z", "no times"))]) == (1, 0)
     got = rl.get("z")
     assert got is not None and got.added_at.endswith("Z") and got.updated_at == got.added_at
 
@@ -413,5 +416,5 @@ def test_read_only_database_refuses_writes_and_keeps_state(rl: ReadingList) -> N
         rl.toggle(rl_paper(1))
     assert info.value.kind == "readonly"
     with pytest.raises(ReadingListError):
-        rl.merge([Bookmark(paper_id="x")])
+        rl.merge([Bookmark(Paper("x", ""))])
     assert rl.all() == before

@@ -113,7 +113,8 @@ def test_missing_optional_columns_are_left_empty_with_a_warning(tmp_path: Path) 
     data = b"event_id,event_type,title\n7,Poster,A Title\n"
     parsed = _read(tmp_path, data, "thin.csv")
     (row,) = parsed.rows
-    assert (row.event_id, row.title, row.authors, row.starts_at) == (7, "A Title", (), "")
+    assert (row.event_id, row.paper.title_raw, row.paper.authors) == (7, "A Title", ())
+    assert row.paper.starts_at == ""
     (problem,) = parsed.problems
     assert not problem.fatal and "authors" in problem.message
 
@@ -122,12 +123,13 @@ def test_table_fixture_rows(tmp_path: Path) -> None:
     path = FIXTURES / "catalogue_table_small.csv"
     parsed = read_source(path, path.read_bytes())
     assert [r.event_id for r in parsed.rows] == [101, 102, 103, 901, 902]
-    first = parsed.rows[0]
+    first = parsed.rows[0].paper
     assert first.authors == ("Yizheng Huang", "Zi Wang")
     assert first.institutions == ("Google DeepMind", "University X")
     assert first.starts_at == "2026-07-07T11:00:00-07:00"
     assert first.openreview_url == "https://openreview.net/forum?id=abc"
-    assert parsed.rows[1].starts_at == "" and parsed.rows[1].institutions == ()
+    second = parsed.rows[1].paper
+    assert second.starts_at == "" and second.institutions == ()
     assert "1 rows skipped" in parsed.problems[0].message
 
 

@@ -20,15 +20,15 @@ from tests.helpers.formats_data import BIB, HOSTILE_BIB, PAPERS_JSON, SMALL_TABL
 def test_pmlr_bib_entries_are_read_with_names_and_links() -> None:
     records, problems = parse(BIB, BIB.read_text(encoding="utf-8")) or ([], [])
     assert problems == [] and [r.position for r in records] == [1, 2, 3]
-    first, second, third = records
-    assert first.title.startswith("{T}$^2${PO}: Uncertainty-Guided")
+    first, second, _ = (r.paper for r in records)
+    assert first.title_raw.startswith("{T}$^2${PO}: Uncertainty-Guided")
     assert first.authors == ("Haixin Wang", "Hejie Cui", "Chenwei Zhang")
     assert first.url == "https://proceedings.mlr.press/v300/wang26a.html"
     assert second.authors == ("Jörg Müller", "Anna van der Berg", "John Smith Jr.",
                               "Barnes and Noble Research")  # fmt: skip
     assert second.url.endswith("muller26b.pdf"), "the pdf stands in for a missing url"
     assert second.openreview_url == "https://openreview.net/forum?id=FixtureKoop"
-    assert third.source == "formats_pmlr.bib:3"
+    assert records[2].source == "formats_pmlr.bib:3"
 
 
 @pytest.mark.parametrize(
@@ -72,12 +72,13 @@ def test_bibtex_names() -> None:
 def test_json_fields_and_spellings() -> None:
     records, problems = parse(PAPERS_JSON, PAPERS_JSON.read_text(encoding="utf-8")) or ([], [])
     assert [r.position for r in records] == [1, 2, 3, 4, 5, 6]
-    assert records[0].openreview_url == "https://openreview.net/forum?id=Loom1"
-    assert records[0].code_urls == ("https://github.com/example/loom",)
-    assert records[0].topic == "Theory" and records[1].url == "https://example.org/paper2"
-    assert records[2].authors == ("Grace Hopper", "Alan Turing")
-    assert records[4].authors == ("Emmy Noether", "Sofia Kovalevskaya")
-    assert records[5].title == "" and records[5].abstract.startswith("An abstract without")
+    papers = [r.paper for r in records]
+    assert papers[0].openreview_url == "https://openreview.net/forum?id=Loom1"
+    assert papers[0].code_urls == ("https://github.com/example/loom",)
+    assert papers[0].topic == "Theory" and papers[1].url == "https://example.org/paper2"
+    assert papers[2].authors == ("Grace Hopper", "Alan Turing")
+    assert papers[4].authors == ("Emmy Noether", "Sofia Kovalevskaya")
+    assert papers[5].title_raw == "" and papers[5].abstract_raw.startswith("An abstract without")
     assert len(problems) == 1 and not problems[0].fatal
     assert problems[0].message.startswith("3 of 9 records skipped")
 
@@ -124,7 +125,7 @@ def test_bad_records_in_a_good_file_are_counted(tmp_path: Path) -> None:
     lines = ['{"title": "One"}', "{broken", "", '{"title": "Two", "authors": 5}', '["list"]']
     path = write(tmp_path, "some.jsonl", "\n".join(lines))
     data = read_source(path, path.read_bytes())
-    assert [r.title for r in data.records] == ["One"]
+    assert [r.paper.title_raw for r in data.records] == ["One"]
     (problem,) = data.problems
     assert not problem.fatal and problem.message.startswith("3 of 4 records skipped")
     assert "1 not valid JSON" in problem.message
@@ -132,7 +133,7 @@ def test_bad_records_in_a_good_file_are_counted(tmp_path: Path) -> None:
 
 def test_hostile_bib_keeps_the_good_entries_quietly(capfd: pytest.CaptureFixture[str]) -> None:
     data = read_source(HOSTILE_BIB, HOSTILE_BIB.read_bytes())
-    titles = [r.title for r in data.records]
+    titles = [r.paper.title_raw for r in data.records]
     assert titles[:2] == ["First {Good} Entry", "Second Good Entry"]
     assert "A Duplicate Key" in titles, "a duplicate key is still an entry"
     assert [p.message for p in data.problems] == [
@@ -156,7 +157,7 @@ def test_lone_surrogates_and_controls_load(tmp_path: Path) -> None:
 
 def test_formats_are_recognised_by_content(tmp_path: Path) -> None:
     as_text = write(tmp_path, "papers.txt", '[{"title": "In a txt file"}]')
-    assert [r.title for r in read_source(as_text, as_text.read_bytes()).records] == [
+    assert [r.paper.title_raw for r in read_source(as_text, as_text.read_bytes()).records] == [
         "In a txt file"
     ]
     bracket = write(tmp_path, "002_x.txt", "[ICML] abstracts\n\nFirst abstract here.\n")
@@ -164,7 +165,7 @@ def test_formats_are_recognised_by_content(tmp_path: Path) -> None:
         "First abstract here."
     ]
     bib = write(tmp_path, "refs", "% refs\n@misc{k, title = {No Suffix}}\n")
-    assert [r.title for r in read_source(bib, bib.read_bytes()).records] == ["No Suffix"]
+    assert [r.paper.title_raw for r in read_source(bib, bib.read_bytes()).records] == ["No Suffix"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -179,5 +180,6 @@ def test_no_text_breaks_the_readers(name: str, content: str) -> None:
         assert str(exc)
         return
     for record in parsed[0] if parsed else []:
-        assert (record.title or record.abstract) and record.position >= 1
-        (record.title + record.abstract + "".join(record.authors)).encode("utf-8")
+        paper = record.paper
+        assert (paper.title_raw or paper.abstract_raw) and record.position >= 1
+        (paper.title_raw + paper.abstract_raw + "".join(paper.authors)).encode("utf-8")

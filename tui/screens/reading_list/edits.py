@@ -85,7 +85,7 @@ class Edits:
                 else:
                     screen.app.notify("Note saved.")
 
-        screen.app.push_screen(NoteDialog(safe(bm.title or bm.paper_id), bm.note), saved)
+        screen.app.push_screen(NoteDialog(safe(bm.copy.title or bm.paper_id), bm.note), saved)
 
     def remove(self) -> None:
         """Remove the bookmark under the cursor (u puts it back)."""

@@ -89,15 +89,15 @@ def row_cells(
     title_room, authors_room = room
     gone = lookup is not None and paper_of(bm, lookup) is None
     title = (
-        cell(bm.title or bm.paper_id, limit=title_room)
-        + Text(DERIVED if bm.title_derived else "", style="italic")
+        cell(bm.copy.title or bm.paper_id, limit=title_room)
+        + Text(DERIVED if bm.copy.title_derived else "", style="italic")
         + Text(GONE if gone else "", style="italic dim")
     )
     title.truncate(title_room, overflow="ellipsis")
     return (
         cell(STATUS_LABELS[bm.status], style="bold" if bm.status == "reading" else ""),
         title,
-        cell(short_authors(bm.authors), limit=authors_room),
+        cell(short_authors(bm.copy.authors), limit=authors_room),
         cell(bm.added_at[:10]),
     )
 
@@ -157,7 +157,7 @@ def fill_sessions(
         for i, slot in enumerate(group.slots):
             bm = slot.bookmark
             gone = lookup is not None and paper_of(bm, lookup) is None
-            title = cell(f"{STATUS_MARKS[bm.status]} {bm.title or bm.paper_id}")
+            title = cell(f"{STATUS_MARKS[bm.status]} {bm.copy.title or bm.paper_id}")
             if slot.event.kind == "oral":
                 title.append(" (talk)", style="italic")
             if slot.place:

@@ -1,0 +1,80 @@
+"""One paper type: other layers hold a ``Paper`` rather than re-declaring its fields."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+
+import index_builder
+from index_builder.model import Event, Paper, filled
+from index_builder.readinglist.bookmark import KEPT, Bookmark
+
+PAPER_FIELDS = {f.name for f in dataclasses.fields(Paper)}
+
+
+def core_dataclasses() -> list[type]:
+    """Every dataclass defined in a module of the core, but ``Paper``."""
+    found = []
+    for info in pkgutil.walk_packages(index_builder.__path__, "index_builder."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and dataclasses.is_dataclass(value)
+                and value.__module__ == module.__name__
+                and value is not Paper
+            ):
+                found.append(value)
+    return found
+
+
+def test_no_dataclass_of_the_core_repeats_the_paper_fields() -> None:
+    classes = core_dataclasses()
+    assert {c.__name__ for c in classes} >= {"TableRow", "PaperRecord", "Bookmark", "Hit"}
+    repeated = {
+        c.__qualname__: sorted(shared)
+        for c in classes
+        if c is not Event  # a presentation: Paper repeats its poster's session and times
+        and len(shared := {f.name for f in dataclasses.fields(c)} & PAPER_FIELDS) > 1
+    }
+    assert repeated == {}, "hold a Paper (or derive from its fields) instead"
+
+
+def test_paper_json_round_trip_gives_tuples() -> None:
+    paper = Paper("7", "T", authors=("A",), aliases=("a1",), events=(Event("poster", "S"),))
+    data = paper.to_json()
+    assert data["authors"] == ["A"] and data["events"] == [dataclasses.asdict(Event("poster", "S"))]
+    assert Paper.from_json(data) == paper
+
+
+def test_cleared_and_filled() -> None:
+    paper = Paper("7", "T", title_raw="T", authors=("A",), url="u", oral=True, event_id=7)
+    cleared = paper.cleared("authors", "url", "oral", "event_id")
+    assert cleared == Paper("7", "T", title_raw="T")
+    other = Paper("8", "Other", authors=("B",), url="v", session="S")
+    assert filled(cleared, other) == Paper(
+        "7", "T", title_raw="T", authors=("B",), url="v", session="S"
+    )
+
+
+def test_a_bookmark_keeps_a_copy_of_its_paper_and_the_same_json() -> None:
+    paper = Paper(
+        "7",
+        "T",
+        title_raw="{T}",
+        abstract="long",
+        authors=("A",),
+        aliases=("7", "a1"),
+        session="S",
+        code_urls=("c",),
+        venue="ICML 2026",
+    )
+    bm = Bookmark.from_paper(paper, at="2026-01-01T00:00:00Z")
+    assert set(KEPT) < PAPER_FIELDS
+    assert bm.copy == Paper("7", "T", authors=("A",), aliases=("a1",), session="S")
+    assert list(bm.to_json()) == [
+        "paper_id", "title", "authors", "status", "note", "added_at", "updated_at",
+        "aliases", "url", "openreview_url", "session", "starts_at", "ends_at", "title_derived",
+    ]  # fmt: skip
+    assert bm.to_json()["aliases"] == ["a1"] and Bookmark.from_json(bm.to_json()) == bm
