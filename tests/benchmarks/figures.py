@@ -144,13 +144,14 @@ def terminal_figures(
     out.append(
         Figure(
             "rss_first_run_child",
-            "6b′. peak RSS, first run's build child",
+            "6b′. peak RSS, first run's build processes",
             "MB",
             kids,
             "floor app",
             list(FLOOR_PEAK),
             budget=200.0,
-            note="highest VmHWM of the app's child processes, read at every 10 ms poll",
+            note="highest VmHWM of the app's child processes and theirs (the build and its"
+            " worker; a forked worker shares its parent's pages), read at every 10 ms poll",
         )
     )
     return out

@@ -104,7 +104,8 @@ class FirstRun:
     screen: str = ""
     peak_mb: float | None = None
     child_peak_mb: float | None = None
-    """The highest VmHWM seen of the app's child processes (the index build) meanwhile."""
+    """The highest VmHWM seen of the app's child processes and theirs (the index build
+    and its forked worker) meanwhile."""
 
 
 def children(pid: int) -> list[int]:
@@ -119,6 +120,16 @@ def children(pid: int) -> list[int]:
             found += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
             continue
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """The children of ``pid``, their children, and so on."""
+    found, todo = [], children(pid)
+    while todo:
+        kid = todo.pop()
+        found.append(kid)
+        todo += children(kid)
     return found
 
 
@@ -139,7 +150,7 @@ def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
                     screen: str, term: Terminal = term, child_peak: list[float] = child_peak
                 ) -> bool:
                     pid = term.program_pid()
-                    for kid in children(pid) if pid else []:
+                    for kid in descendants(pid) if pid else []:
                         child_peak[0] = max(child_peak[0], peak_rss_mb(kid) or 0.0)
                     return bool(READY.search(screen))
 
