@@ -24,6 +24,8 @@ VOCAB_FILE = "paperscope-vocabulary.json"
 _FUNCTION_WORDS = """a an and are as at be by can do for from has have in into is it its of on
 or our than that the their these this to towards via we when which while with without"""
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
+_EXPANSIONS_KEPT = 4096
+"""Prefix expansions kept (forgotten all at once beyond that: typing asks few)."""
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -51,6 +53,7 @@ class Vocabulary:
     def __init__(self, freq: dict[str, int]) -> None:
         self.freq = freq
         self.sorted = sorted(freq)
+        self._expansions: dict[tuple[str, int], tuple[list[str], bool]] = {}
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -79,7 +82,19 @@ class Vocabulary:
         return self.freq.get(word, 0)
 
     def expand(self, prefix: str, cap: int) -> tuple[list[str], bool]:
-        """The ``cap`` most frequent words starting with ``prefix``, and whether there are more."""
+        """The ``cap`` most frequent words starting with ``prefix``, and whether there are more.
+
+        Kept per prefix (the vocabulary never changes): a short prefix ranks a thousand
+        words, and each keystroke asks again."""
+        key = (prefix, cap)
+        found = self._expansions.get(key)
+        if found is None:
+            if len(self._expansions) >= _EXPANSIONS_KEPT:
+                self._expansions.clear()
+            found = self._expansions[key] = self._expand(prefix, cap)
+        return list(found[0]), found[1]
+
+    def _expand(self, prefix: str, cap: int) -> tuple[list[str], bool]:
         start = bisect_left(self.sorted, prefix)
         end = bisect_left(self.sorted, prefix + "\U0010ffff", lo=start)
         found = [w for w in self.sorted[start:end] if w not in FUNCTION_WORDS or w == prefix]
