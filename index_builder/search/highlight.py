@@ -38,6 +38,8 @@ class MatchTerms:
     surface: set[str] | None = None
     """Every indexed word whose stem is in ``stems`` (``None``: unknown, walk every word)."""
     _scanner: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    _seen: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    """Words already checked (200 titles repeat many words)."""
 
     def __bool__(self) -> bool:
         return bool(self.stems or self.exact or self.prefixes)
@@ -55,6 +57,12 @@ class MatchTerms:
 
     def matches(self, folded: str, stem: Callable[[str], str]) -> bool:
         """True when the folded word ``folded`` is one of the query's words."""
+        found = self._seen.get(folded)
+        if found is None:
+            found = self._seen[folded] = self._matches(folded, stem)
+        return found
+
+    def _matches(self, folded: str, stem: Callable[[str], str]) -> bool:
         if folded in self.exact:
             return True
         if self.prefixes and folded.startswith(tuple(self.prefixes)):
