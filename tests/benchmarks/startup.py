@@ -165,21 +165,15 @@ def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
     return out
 
 
-QUIT_MOMENTS = (
-    "ctrl+c 0.5 s after launch",
-    "q 0.5 s after launch",
-    "q once the titles show",
-    "ctrl+c mid-build",
-)
+QUIT_MOMENTS = ("ctrl+c 0.5 s after launch", "q once the titles show", "ctrl+c mid-build")
 
 
 def quit_times(spotter: Spotter, runs: int) -> dict[str, list[float | None]]:
     """Seconds from the quitting key to the shell's turn (``__EXITED__``), on empty homes.
 
-    Four moments of a first run: Ctrl+C 0.5 s after launch (still starting), ``Esc`` at
-    0.5 s then ``q`` (the search box has the focus at start), ``Esc`` then ``q`` as soon as
-    titles show (catalogue and build under way), Ctrl+C once the status line says the
-    index is building.
+    Three moments of a first run: Ctrl+C 0.5 s after launch (still starting), ``Esc`` then
+    ``q`` as soon as titles show (catalogue and build under way), Ctrl+C once the status
+    line says the index is building.
     """
     out: dict[str, list[float | None]] = {m: [] for m in QUIT_MOMENTS}
     exited = _present("__EXITED__")
@@ -188,17 +182,16 @@ def quit_times(spotter: Spotter, runs: int) -> dict[str, list[float | None]]:
             home = Path(tempfile.mkdtemp(prefix="psbench-quit-"))
             try:
                 with Terminal(paperscope_cmd(), term_env(home)) as term:
-                    if moment.endswith("0.5 s after launch"):
+                    if moment == QUIT_MOMENTS[0]:
                         time.sleep(max(0.0, term.started + 0.5 - time.perf_counter()))
-                    elif moment == "q once the titles show":
+                    elif moment == QUIT_MOMENTS[1]:
                         term.wait(spotter.shows(), TIMEOUT_S)
-                    else:
-                        term.wait(_present("building index"), TIMEOUT_S)
-                    if moment.startswith("q"):
                         term.send_key("Escape")
                         time.sleep(0.3)  # Esc and q together read as Alt+q
+                    else:
+                        term.wait(_present("building index"), TIMEOUT_S)
                     sent = time.perf_counter()
-                    term.send_key("q" if moment.startswith("q") else "C-c")
+                    term.send_key("q" if moment == QUIT_MOMENTS[1] else "C-c")
                     out[moment].append(term.wait(exited, 10.0, since=sent))
             finally:
                 shutil.rmtree(home, ignore_errors=True)

@@ -181,15 +181,6 @@ def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:
     assert indexfiles.read_marker(shell.home / "cache" / "index") is None
 
 
-def test_q_half_a_second_after_start_quits(shell: Shell) -> None:
-    shell.run_app()
-    time.sleep(0.5)  # the point of the test: the key at this moment of the start
-    shell.keys("Escape")  # the search box has the focus at start
-    time.sleep(0.3)  # Esc then q at once would read as Alt+q
-    shell.keys("q")
-    assert_quit_cleanly(shell)
-
-
 def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
     shell.run_app()
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
