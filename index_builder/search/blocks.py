@@ -1,0 +1,199 @@
+"""The codec's posting blocks and term rows, written without the codec's per-posting calls.
+
+A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` writes them
+(:func:`encode_term`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
+postings, each a length (negative for the last), a pickled info tuple and the pickled,
+zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
+the same term end to end (a list's blocks may have any sizes), :func:`add_rows` adds many
+rows to the terms table at once. Used by :mod:`index_builder.search.segment`.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from array import array
+from operator import sub
+from pickle import dumps
+from typing import Any
+
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.system import _INT_SIZE, pack_int, pack_long, pack_uint, unpack_int
+
+TermStats = tuple[float, int, int, int, float, int, int, int]
+"""A term's statistics as its term info holds them (total weight, document frequency,
+least and greatest length byte, greatest weight, first and last document number), then
+where its last block starts in its encoded blocks."""
+Term = tuple[bytes, bytes, TermStats]
+"""An encoded term: ``(term bytes, posting blocks, statistics)``."""
+
+BLOCK_LIMIT = 128
+"""Postings per block, as the codec's default (``W3Codec(blocklimit=128)``)."""
+COMPRESSION = 3
+"""zlib level of a block, as the codec's default."""
+_SMALL_BLOCK = 100
+"""A pickled block shorter than this is stored as it is (zlib saves a few bytes at most)."""
+TERM_INFO = W3TermInfo._struct
+_FLOAT32 = struct.Struct("f")
+_ROW_LENGTHS = struct.Struct("!ii")
+"""A hash table row's key and value lengths (``whoosh.filedb.filetables``)."""
+
+
+class Postings:
+    """The postings of one term, in document order."""
+
+    __slots__ = ("ids", "lengths", "values", "weights")
+
+    def __init__(self) -> None:
+        self.ids: array[int] = array("I")
+        self.weights: array[float] = array("d")
+        self.values: list[bytes] = []
+        self.lengths = bytearray()
+        """The length byte of the field in each posting's document (0: not scorable)."""
+
+
+def encode_positions(positions: list[int]) -> bytes:
+    """``Positions.encode``: the count, then the pickled gaps between positions."""
+    gaps = [positions[0], *map(sub, positions[1:], positions[:-1])]
+    return pack_uint(len(positions)) + dumps(gaps, 2)
+
+
+def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, TermStats]:
+    """One term's blocks as the codec writes them, and its statistics."""
+    ids, weights, values = postings.ids, postings.weights, postings.values
+    lengths = postings.lengths
+    count = len(ids)
+    if count == 1:  # half the terms: the same bytes, without the loop
+        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
+    out = [WHOOSH3_HEADER_MAGIC]
+    written = len(WHOOSH3_HEADER_MAGIC)
+    last_block = written
+    total_weight = max_weight = 0.0
+    for start in range(0, count, BLOCK_LIMIT):
+        end = min(start + BLOCK_LIMIT, count)
+        block_ids = ids[start:end]
+        block_weights = array("f", weights[start:end])
+        block_lengths = lengths[start:end]
+        deltas = (block_ids[0], *map(sub, block_ids[1:], block_ids[:-1]))
+        data = dumps(
+            (deltas, _mini_weights(block_weights), _mini_values(values[start:end], fixed_size)),
+            2,
+        )
+        comp = COMPRESSION if len(data) >= _SMALL_BLOCK else 0
+        if comp:
+            data = zlib.compress(data, comp)
+        block_max_weight = max(weights[start:end])
+        # A field's postings all have a length (scorable) or none does: the block's
+        # shortest and longest lengths are the least and greatest length bytes.
+        info = dumps(
+            (
+                end - start,
+                block_ids[-1],
+                block_max_weight,
+                comp,
+                min(block_lengths),
+                max(block_lengths),
+            ),
+            2,
+        )
+        size = len(info) + len(data)
+        out += (pack_int(-size if end == count else size), info, data)
+        last_block = written
+        written += _INT_SIZE + size
+        total_weight += sum(block_weights)
+        max_weight = max(max_weight, block_max_weight)
+    stats = (
+        total_weight,
+        count,
+        min(lengths),
+        max(lengths),
+        max_weight,
+        ids[0],
+        ids[-1],
+        last_block,
+    )
+    return b"".join(out), stats
+
+
+def _encode_single(
+    docnum: int, weight: float, value: bytes, length: int, fixed_size: int | None
+) -> tuple[bytes, TermStats]:
+    """:func:`encode_term` of a term in one document (small: never compressed)."""
+    weight32 = _FLOAT32.unpack(_FLOAT32.pack(weight))[0]
+    if fixed_size is None or fixed_size < 0:
+        mini_value: Any = (value,) if value else ()
+    else:
+        mini_value = None if fixed_size == 0 else value
+    data = dumps(((docnum,), None if weight32 == 1.0 else weight32, mini_value), 2)
+    comp = 0
+    if len(data) >= _SMALL_BLOCK:
+        comp, data = COMPRESSION, zlib.compress(data, COMPRESSION)
+    info = dumps((1, docnum, weight, comp, length, length), 2)
+    size = len(info) + len(data)
+    head = len(WHOOSH3_HEADER_MAGIC)
+    stats = (weight32, 1, length, length, weight, docnum, docnum, head)
+    return b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data)), stats
+
+
+def _mini_weights(weights: array[float]) -> Any:
+    """A block's weights as the codec stores them: None if all 1.0, one float if all equal."""
+    first = weights[0]
+    if weights.count(first) == len(weights):
+        return None if first == 1.0 else first
+    return tuple(weights)
+
+
+def _mini_values(values: list[bytes], fixed_size: int | None) -> Any:
+    """A block's values as the codec stores them (by the format's fixed value size)."""
+    if fixed_size is None or fixed_size < 0:
+        return tuple(filter(None, values))
+    if fixed_size == 0:
+        return None
+    return b"".join(values)
+
+
+def join_terms(
+    first: tuple[bytes, bytes, TermStats], second: tuple[bytes, bytes, TermStats]
+) -> tuple[bytes, bytes, TermStats]:
+    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a) = first
+    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b) = second
+    # The first list's last block is no longer last: its length turns positive. The
+    # second list's header tag is dropped (a posting list has one).
+    size = -unpack_int(data_a[last_a : last_a + _INT_SIZE])[0]
+    head = data_a[:last_a] + pack_int(size) + data_a[last_a + _INT_SIZE :]
+    data = head + data_b[len(WHOOSH3_HEADER_MAGIC) :]
+    stats = (
+        weight_a + weight_b,
+        df_a + df_b,
+        min(min_a, min_b),
+        max(max_a, max_b),
+        max(top_a, top_b),
+        first_id,
+        last_id,
+        len(head) + last_b - len(WHOOSH3_HEADER_MAGIC),
+    )
+    return tbytes, data, stats
+
+
+def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
+    """``OrderedHashWriter.add`` for many rows, in one write: keys must increase."""
+    dbfile = table.dbfile
+    position = dbfile.tell()
+    hashfn, buckets, index, last = table.hashfn, table.buckets, table.index, table.lastkey
+    chunks: list[bytes] = []
+    for key, value in rows:
+        if key <= last:
+            raise ValueError(f"keys must increase: {last!r}..{key!r}")
+        index.append(position)
+        h = hashfn(key)
+        buckets[h & 255].append((h, position))
+        chunks += (_ROW_LENGTHS.pack(len(key), len(value)), key, value)
+        position += _ROW_LENGTHS.size + len(key) + len(value)
+        last = key
+    dbfile.write(b"".join(chunks))
+    table.lastkey = last
+
+
+def term_info(stats: TermStats, offset: int, length: int) -> bytes:
+    """The term info row of a term whose blocks are ``length`` bytes at ``offset``."""
+    return TERM_INFO.pack(False, *stats[:7]) + pack_long(offset) + pack_int(length)
