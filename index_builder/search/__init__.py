@@ -1,7 +1,7 @@
 """Search: the Whoosh index and everything that answers a query.
 
 ``engine`` (:class:`SearchIndex`, the one entry point), ``store`` (build, open, swap and
-rebuild the index), ``segment``, ``blocks`` and ``parallel`` (writing the index whole, on two cores),
+rebuild the index), ``segment``, ``blocks`` and ``parallel`` (writing it whole, on two cores),
 ``builder`` and ``build_child`` (a build in a child process the app can kill), ``folder``
 (the build marker and temporary folders), ``schema`` and ``documents`` (what the index
 holds), ``words`` (the tokenizer shared with highlights), ``syntax`` (the query language,
