@@ -5,6 +5,8 @@ The Whoosh schema in :mod:`index_builder.search.engine` indexes exactly the fiel
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from index_builder.model import Paper
 from index_builder.search.facets import area, venue_term
 from index_builder.search.words import VALUE_SEPARATOR, words
@@ -19,6 +21,12 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 
 
 def day_tokens(starts_at: str, venue: str = "") -> list[str]:
+    """The ``day:`` values a session start matches (see :func:`_day_tokens`)."""
+    return list(_day_tokens(starts_at, venue))
+
+
+@lru_cache(maxsize=1024)
+def _day_tokens(starts_at: str, venue: str) -> tuple[str, ...]:
     """The ``day:`` values a session start matches: its day in the venue's zone.
 
     ``2026-07-07T18:30:00-07:00`` at ICML 2026 (Seoul) -> ``2026-07-08``, ``07-08``,
@@ -27,10 +35,10 @@ def day_tokens(starts_at: str, venue: str = "") -> list[str]:
     """
     start = parse_time(starts_at)
     if start is None:
-        return []
+        return ()
     day = convert(start, VENUE, venue).date()
     weekday = _WEEKDAYS[day.weekday()]
-    return [day.isoformat(), day.isoformat()[5:], weekday[:3], weekday]
+    return (day.isoformat(), day.isoformat()[5:], weekday[:3], weekday)
 
 
 def normalize_day(value: str) -> str:
@@ -62,7 +70,7 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "session": " ".join(words(paper.session)),
         "is": " ".join(flags_is),
         "has": " ".join(flags_has),
-        "day": " ".join(day_tokens(paper.starts_at, paper.venue)),
+        "day": " ".join(_day_tokens(paper.starts_at, paper.venue)),
         "venue": venue_term(paper.venue) if paper.venue else "",
     }
     return {key: value for key, value in doc.items() if value}
