@@ -5,7 +5,9 @@ The Whoosh schema in :mod:`index_builder.search.engine` indexes exactly the fiel
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from typing import overload
 
 from index_builder.model import Paper
 from index_builder.search.facets import area, venue_term
@@ -74,3 +76,29 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "venue": venue_term(paper.venue) if paper.venue else "",
     }
     return {key: value for key, value in doc.items() if value}
+
+
+class PaperDocs(Sequence[dict[str, str]]):
+    """The documents of ``papers``, each made when it is asked for (a slice is another view).
+
+    A build splits the papers between two processes: each makes only its share's
+    documents, and none holds them all.
+    """
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> PaperDocs: ...
+    def __getitem__(self, index: int | slice) -> dict[str, str] | PaperDocs:
+        if isinstance(index, slice):
+            return PaperDocs(self.papers[index])
+        return paper_doc(self.papers[index])
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        return map(paper_doc, self.papers)

@@ -25,7 +25,7 @@ from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import parallel
 from index_builder.search.builder import write_in_child
-from index_builder.search.documents import paper_doc
+from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
 from index_builder.search.schema import (
@@ -163,8 +163,7 @@ class IndexStore:
         # index_builder.search.segment, on two cores where it can (search.parallel).
         writer = ix.writer(procs=1, timeout=10.0, compound=False)
         try:
-            docs = [paper_doc(paper) for paper in self.papers]
-            words = parallel.build(writer, docs, folder, progress)
+            words = parallel.build(writer, PaperDocs(self.papers), folder, progress)
         except BaseException:
             if not writer.is_closed:
                 writer.cancel()

@@ -162,7 +162,7 @@ def test_failed_build_keeps_the_old_index(tmp_path: Path, monkeypatch: pytest.Mo
     def boom(paper: object) -> dict[str, str]:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("index_builder.search.store.paper_doc", boom)
+    monkeypatch.setattr("index_builder.search.documents.paper_doc", boom)
     with pytest.raises(RuntimeError):
         ix.build()
     assert marker(path) == before
