@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from index_builder.search.engine import SearchIndex
+from tests.helpers.held_index import GatedIndex
 from tests.helpers.tui_helpers import AppFactory, main, settle, type_query
-
-
-class GatedIndex:
-    """A real index whose build reports progress, then waits for the test to let it finish."""
-
-    def __init__(self, real: SearchIndex) -> None:
-        self.real = real
-        self.halfway = threading.Event()
-        self.release = threading.Event()
-
-    def is_fresh(self) -> bool:
-        return False
-
-    def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
-        if progress is not None:
-            progress(0, 100)
-            progress(43, 100)
-        self.halfway.set()
-        self.release.wait(10)
-        return self.real.ensure(progress)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
 
 
 class BrokenIndex:

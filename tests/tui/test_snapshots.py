@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_app_firstrun import GatedIndex
 from textual.pilot import Pilot
 
 from index_builder.search.engine import SearchIndex
+from tests.helpers.held_index import GatedIndex
 from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query
 
 
@@ -74,7 +74,9 @@ def test_first_run_progress(
         await settle(pilot)
         await fixed_time(pilot)
 
+    app = make_app(index=gated)
+    gated.release_when(app)  # the picture is taken while the build is held
     try:
-        assert snap_compare(make_app(index=gated), terminal_size=(120, 36), run_before=building)
+        assert snap_compare(app, terminal_size=(120, 36), run_before=building)
     finally:
         gated.release.set()

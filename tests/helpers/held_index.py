@@ -1,0 +1,52 @@
+"""A real index whose first build is held halfway until the test lets it finish."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from index_builder.search.engine import SearchIndex
+from tui.app import PaperScopeApp
+
+
+class GatedIndex:
+    """A real index whose build reports progress, then waits for the test to let it finish."""
+
+    def __init__(self, real: SearchIndex) -> None:
+        """Wrap ``real``; the build waits on :attr:`release` (at most 10 s)."""
+        self.real = real
+        self.halfway = threading.Event()
+        self.release = threading.Event()
+
+    def is_fresh(self) -> bool:
+        """Never fresh: the app always starts a build."""
+        return False
+
+    def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
+        """Report 43 %, wait for :attr:`release`, then build (or open) the real index."""
+        if progress is not None:
+            progress(0, 100)
+            progress(43, 100)
+        self.halfway.set()
+        self.release.wait(10)
+        return self.real.ensure(progress)
+
+    def release_when(self, app: PaperScopeApp) -> None:
+        """Let the held build go as soon as ``app`` is told to exit.
+
+        The build runs in a thread of the app's event loop, which is only closed once the
+        thread ends: without this a test whose app exits while the build is held (a
+        snapshot of the building screen) would wait out the 10 s.
+        """
+        exit_app = app.exit
+
+        def exit_and_release(*args: Any, **kwargs: Any) -> None:
+            self.release.set()
+            exit_app(*args, **kwargs)
+
+        app.exit = exit_and_release  # type: ignore[method-assign]
+
+    def __getattr__(self, name: str) -> Any:
+        """Everything else is the real index's."""
+        return getattr(self.real, name)
