@@ -89,7 +89,9 @@ def serve(files: dict[str, Answer] | None = None) -> Iterator[Site]:
     site = Site(dict(files or {}))
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() is only seen when the loop's select() times out: check often, not twice a
+    # second, so that stopping the site does not cost each test half a second.
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     site.url = f"http://127.0.0.1:{server.server_address[1]}/static/virtual/data/"
     try:
