@@ -40,7 +40,9 @@ async def settle(pilot: Pilot[int]) -> None:
                 break
             except WorkerError:  # one was still being started: look again
                 await pilot.pause(0.01)
-        await pilot.pause(0.02)  # a frame passes: the view follows the list a frame later
+        # A frame passes (pause() ends with a screen update): the view follows the list a
+        # frame later, and what that starts is looked for in the next round.
+        await pilot.pause()
     await view_follows(pilot)
 
 
