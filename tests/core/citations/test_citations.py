@@ -171,12 +171,23 @@ def test_title_escaping_and_protection(raw: str, expected: str) -> None:
 # --- the whole catalogue ------------------------------------------------------------------
 
 
-def test_every_paper_gives_one_valid_entry_with_a_unique_key(papers: list[Paper]) -> None:
-    assert sum(1 for p in papers if p.event_id is not None) == 6628
+@pytest.fixture(scope="module")
+def cited(papers: list[Paper]) -> tuple[list[str], bibtexparser.Library]:
+    """Every paper's BibTeX entry (with the catalogue's unique keys), and all of them parsed.
+
+    Shared by the whole-catalogue tests below: citing and parsing 6,628 papers takes seconds.
+    """
     keys = CitationKeys(papers)
     entries = [cite(p, "bibtex", key=keys.key(p.id)) for p in papers]
+    return entries, bibtexparser.parse_string("\n\n".join(entries))
+
+
+def test_every_paper_gives_one_valid_entry_with_a_unique_key(
+    papers: list[Paper], cited: tuple[list[str], bibtexparser.Library]
+) -> None:
+    assert sum(1 for p in papers if p.event_id is not None) == 6628
+    entries, library = cited
     assert all(balanced(e) for e in entries)
-    library = bibtexparser.parse_string("\n\n".join(entries))
     assert not library.failed_blocks
     assert len(library.entries) == len(papers) >= 6628
     ids = [e.key for e in library.entries]
@@ -198,16 +209,17 @@ def test_every_paper_gives_one_valid_entry_with_a_unique_key(papers: list[Paper]
         assert fields.get("url", "") == (p.openreview_url or p.url)
 
 
-def test_every_title_reads_back_as_the_paper_title(papers: list[Paper]) -> None:
+def test_every_title_reads_back_as_the_paper_title(
+    papers: list[Paper], cited: tuple[list[str], bibtexparser.Library]
+) -> None:
     """Decoded BibTeX titles are the titles: braces only protect, escapes print the character."""
-    entries = {p.id: cite(p, "bibtex", key=f"k{i}2026x") for i, p in enumerate(papers)}
-    library = bibtexparser.parse_string("\n\n".join(entries.values()))
-    titles = {e.key: e.fields_dict["title"].value for e in library.entries}
+    _entries, library = cited
+    assert len(library.entries) == len(papers)  # one entry per paper, in the papers' order
     checked_by_latex = 0
-    for i, p in enumerate(papers):
+    for entry, p in zip(library.entries, papers, strict=True):
         if p.title_derived:
             continue
-        title = titles[f"k{i}2026x"]
+        title = entry.fields_dict["title"].value
         source = " ".join((p.title_raw or p.title).split())
         if "\\" not in title and not re.search(r"[$\\{}\"\u201c\u201d\u2018\u2019]", source):
             assert title.replace("{", "").replace("}", "") == source, p.id
