@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -51,14 +52,19 @@ def stored(home: Path) -> dict[str, tuple[str, str]]:
         return {b.paper_id: (b.status, b.note) for b in store.all()}
 
 
-@pytest.fixture
-def twins(tmp_path: Path) -> tuple[Path, list[Path], str]:
-    """A home whose list holds the row and the (then unjoined) abstract, each with a note;
-    the sources have since changed so that the abstract joins the row."""
-    rows, abstracts = tmp_path / "rows.json", tmp_path / "abs.json"
+@pytest.fixture(scope="module")
+def twins_made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A folder with a home whose list holds the row and the (then unjoined) abstract, each
+    with a note, and the sources, since changed so that the abstract joins the row.
+
+    Made once per module through the real command line (seven runs); each test takes a
+    copy (:func:`twins`), so every test still starts from this state, untouched.
+    """
+    folder = tmp_path_factory.mktemp("twins")
+    rows, abstracts = folder / "rows.json", folder / "abs.json"
     rows.write_text(json.dumps([{"event_id": int(ROW), "title": TITLE, "authors": ["Ada Row"]}]))
     abstracts.write_text(json.dumps([{"abstract": ABSTRACT}]))
-    home, sources = tmp_path / "home", [rows, abstracts]
+    home, sources = folder / "home", [rows, abstracts]
     found = json.loads(ok(cli(home, sources, "search", "--json", "migratory")))
     abstract_id = found["hits"][0]["id"] if isinstance(found, dict) else found[0]["id"]
     assert abstract_id.startswith("a")
@@ -70,7 +76,15 @@ def twins(tmp_path: Path) -> tuple[Path, list[Path], str]:
     abstracts.write_text(json.dumps([{"title": TITLE, "abstract": ABSTRACT}]))
     shown = json.loads(ok(cli(home, sources, "show", "--json", abstract_id)))
     assert shown["id"] == ROW, "the abstract did not join the row"
-    return home, sources, abstract_id
+    return folder, abstract_id
+
+
+@pytest.fixture
+def twins(twins_made: tuple[Path, str], tmp_path: Path) -> tuple[Path, list[Path], str]:
+    """A private copy of :func:`twins_made`: its home, its two sources and the abstract's id."""
+    made, abstract_id = twins_made
+    folder = shutil.copytree(made, tmp_path / "twins")
+    return folder / "home", [folder / "rows.json", folder / "abs.json"], abstract_id
 
 
 def test_status_by_alias_lands_on_the_merged_twins(twins: tuple[Path, list[Path], str]) -> None:
