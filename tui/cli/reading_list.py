@@ -15,7 +15,6 @@ locked or unwritable list, a bad import file), 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -131,9 +130,13 @@ def resolve(ctx: Context, store: ReadingList, key: str) -> tuple[Paper | None, B
     """
     paper = ctx.catalogue().get(key)
     if paper is not None:
-        # A list that cannot be written: the action itself will say so.
-        with contextlib.suppress(ReadingListError):
+        try:
             store.reconcile([paper])
+        except ReadingListError as exc:
+            # A list that cannot be written: the action itself will say so. A locked one
+            # is said now: the action would wait for the same lock a second time.
+            if exc.kind == "locked":
+                raise
     bookmark = store.find(paper) if paper else store.get(key)
     return paper, bookmark
 
