@@ -250,8 +250,8 @@ class PaperScopeApp(App[int]):
 def run_tui(ctx: Context) -> NoReturn:
     """Run the app for ``ctx`` until the user quits, then end the process with its status."""
     ctx.build_in_child = True
-    # Read the papers while the terminal is set up.
-    preload = Preload(ctx.catalogue, ctx.quick_catalogue)
+    # Read the first screen of papers while the terminal is set up (the rest after it).
+    preload = Preload(ctx.catalogue, ctx.quick_catalogue, ctx.peek_catalogue)
     app = PaperScopeApp(ctx, catalogue=preload)
     # Ends the process as soon as the terminal is restored: a build, an export or a hung
     # clipboard still running in a thread never holds the user's shell.

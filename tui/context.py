@@ -74,6 +74,19 @@ class Context:
 
         return quick_table_papers(self.sources)
 
+    def peek_catalogue(self) -> Catalogue | None:
+        """The first screen of papers, in milliseconds: the head of the cached catalogue, or
+        on a first run the first table papers (``complete`` False; None if neither)."""
+        from index_builder.catalogue.load import read_head
+
+        sources = self.sources
+        head = read_head(sources, self.paths.cache_dir)
+        if head is None:
+            from index_builder.catalogue.first_look import peek_table_papers
+
+            head = peek_table_papers(sources)
+        return head
+
     def index(self) -> SearchIndex:
         """The search index over the catalogue (not yet opened or built)."""
         if self._index is None:

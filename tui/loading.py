@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
 
 
+GATE_S = 2.0
+"""The longest the rest of the catalogue waits for the first frame (then loads anyway)."""
+
+
 class Loader:
     """Loads the catalogue and the index, reporting through ``post``.
 
@@ -110,27 +114,40 @@ class Preload:
 
     ``run_tui`` starts the catalogue this way before the app is built, so the papers
     are read while Textual sets up the terminal and draws its first frame. With
-    ``quick``, ``load`` is called as ``load(on_cold=...)``: when there is no fresh
-    cache (a first run), ``quick()`` is read first, in the same thread, and
-    :meth:`wait` and :meth:`first` hand it out until the full catalogue is built.
+    ``peek``, ``peek()`` is read first (the first screen of papers, in milliseconds);
+    the rest then waits until :meth:`resume` (the screen calls it once its first frame
+    is drawn, :data:`GATE_S` at most), so that unpickling thousands of papers does not
+    hold the interpreter while that frame is drawn. With ``quick``, ``load`` is called
+    as ``load(on_cold=...)``: when there is no fresh cache (a first run), ``quick()`` is
+    read first, in the same thread. :meth:`wait` hands out the best of them ready so
+    far, :meth:`first` the first look or the catalogue.
     """
 
     def __init__(
         self,
         load: Callable[..., Catalogue],
         quick: Callable[[], Catalogue] | None = None,
+        peek: Callable[[], Catalogue | None] | None = None,
     ) -> None:
         self._load = load
         self._quick = quick
+        self._peek = peek
         self._value: Catalogue | None = None
         self._first_look: Catalogue | None = None
+        self._head: Catalogue | None = None
         self._error: BaseException | None = None
         self._ready = threading.Event()
+        """Something to show: the head, the first look or the catalogue."""
+        self._looked = threading.Event()
+        """The first look or the catalogue is there."""
+        self._go = threading.Event()
         self._thread = threading.Thread(target=self._run, name="paperscope-preload", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         try:
+            if self._peek is not None and self._read_peek():
+                self._go.wait(GATE_S)
             if self._quick is None:
                 self._value = self._load()
             else:
@@ -138,7 +155,18 @@ class Preload:
         except BaseException as exc:  # handed to whoever asks for the result
             self._error = exc
         finally:
+            self._looked.set()
             self._ready.set()
+
+    def _read_peek(self) -> bool:
+        assert self._peek is not None
+        try:
+            self._head = self._peek()
+        except Exception:  # only a peek: the full load reports what is wrong
+            self._head = None
+        if self._head is not None:
+            self._ready.set()
+        return self._head is not None
 
     def _read_quick(self) -> None:
         assert self._quick is not None
@@ -146,25 +174,36 @@ class Preload:
             self._first_look = self._quick()
         except Exception:  # only a first look: the full load reports what is wrong
             self._first_look = None
+        self._looked.set()
         self._ready.set()
 
+    @property
+    def head(self) -> Catalogue | None:
+        """The first screen of papers read by ``peek`` (None without one)."""
+        return self._head
+
+    def resume(self) -> None:
+        """The first frame is drawn: load the rest now."""
+        self._go.set()
+
     def wait(self, timeout: float) -> Catalogue | None:
-        """The catalogue, or a first look, if either is ready within ``timeout`` seconds."""
+        """The catalogue, a first look or the head, if one is ready within ``timeout`` s."""
         self._ready.wait(timeout)
-        return self._available()
+        if not self._thread.is_alive():
+            return self._value
+        return self._first_look or self._head
 
     def first(self) -> Catalogue | None:
         """The catalogue or a first look, whichever is ready first (None if loading failed)."""
-        self._ready.wait()
-        return self._available()
-
-    def _available(self) -> Catalogue | None:
+        self._go.set()
+        self._looked.wait()
         if not self._thread.is_alive():
             return self._value
         return self._first_look
 
     def result(self) -> Catalogue:
         """The loaded catalogue (waits for the thread); re-raises what the load raised."""
+        self._go.set()
         self._thread.join()
         if self._error is not None:
             raise self._error

@@ -10,7 +10,12 @@ The fingerprint is a SHA-256 over :data:`CATALOGUE_VERSION` and each source's
 resolved path and bytes.
 With a ``cache_dir`` the built catalogue is pickled to
 ``catalogue-v{CATALOGUE_VERSION}.pickle`` and reused while the fingerprint
-matches; a cache that cannot be read is ignored and rebuilt.
+matches; a cache that cannot be read is ignored and rebuilt. Beside it,
+``catalogue-v{CATALOGUE_VERSION}.head.pickle`` holds the first :data:`HEAD_SIZE` papers
+with each source's size and modification time (taken before the sources were read):
+:func:`read_head` hands them out in a millisecond, without reading a source, so the app's
+first frame waits neither for the whole catalogue to be unpickled nor for the sources to
+be hashed.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from index_builder.sources.files import read_regular_file
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
+HEAD_SIZE = 100
+"""Papers in the head cache: more than the tallest terminal's first screen shows."""
 CATALOGUE_VERSION = 8
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
@@ -112,6 +119,59 @@ def load_catalogue(
     called (in this thread) just before a build from the sources, when there is no
     fresh cache: the app shows a quick first look meanwhile.
     """
+    signature = _signature(sources)
+    blobs, read_problems = _read_sources(sources)
+    fingerprint = _fingerprint(blobs, read_problems)
+    loaded = tuple(path for path, _ in blobs)
+    cache_file = _cache_file(cache_dir) if cache_dir else None
+    catalogue = _read_cache(cache_file, fingerprint) if cache_file else None
+    if catalogue is not None and cache_dir is not None:
+        _refresh_head(sources, cache_dir, catalogue, signature)
+    if catalogue is None:
+        if on_cold is not None:
+            on_cold()
+        catalogue = _build(blobs, read_problems, fingerprint)
+        if cache_file is not None:
+            _write_cache(cache_file, catalogue, signature)
+    catalogue.loaded_sources = tuple(p for p in loaded if not _skipped(p, catalogue.problems))
+    if on_problem is not None:
+        for problem in catalogue.problems:
+            on_problem(problem)
+    return catalogue
+
+
+def read_head(sources: Sequence[Path], cache_dir: Path) -> Catalogue | None:
+    """The first :data:`HEAD_SIZE` papers of the cached catalogue of ``sources``.
+
+    ``None`` unless the head cache was written for exactly these sources, as they are now
+    (same paths, sizes and modification times). The result's ``complete`` is False:
+    the full catalogue (:func:`load_catalogue`) replaces it.
+    """
+    try:
+        with _head_file(_cache_file(cache_dir)).open("rb") as handle:
+            signature, head = pickle.load(handle)
+    except Exception:  # no head, or one that cannot be read: the full load follows
+        return None
+    if signature != _signature(sources) or not isinstance(head, Catalogue):
+        return None
+    head.complete = False
+    return head
+
+
+def _signature(sources: Sequence[Path]) -> list[tuple[str, int, int]]:
+    """Each source's path, size and modification time (-1 when it cannot be seen)."""
+    out = []
+    for path in sources:
+        try:
+            info = os.stat(path)
+            out.append((str(path), info.st_size, info.st_mtime_ns))
+        except OSError:
+            out.append((str(path), -1, -1))
+    return out
+
+
+def _read_sources(sources: Sequence[Path]) -> tuple[list[tuple[Path, bytes]], list[SourceProblem]]:
+    """Each source's bytes, and a problem for each that cannot be read."""
     blobs: list[tuple[Path, bytes]] = []
     read_problems: list[SourceProblem] = []
     for path in sources:
@@ -120,21 +180,15 @@ def load_catalogue(
         except OSError as exc:
             reason = exc.strerror or exc.__class__.__name__
             read_problems.append(SourceProblem(str(path), f"cannot read the file: {reason}"))
-    fingerprint = _fingerprint(blobs, read_problems)
-    loaded = tuple(path for path, _ in blobs)
-    cache_file = cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
-    catalogue = _read_cache(cache_file, fingerprint) if cache_file else None
-    if catalogue is None:
-        if on_cold is not None:
-            on_cold()
-        catalogue = _build(blobs, read_problems, fingerprint)
-        if cache_file is not None:
-            _write_cache(cache_file, catalogue)
-    catalogue.loaded_sources = tuple(p for p in loaded if not _skipped(p, catalogue.problems))
-    if on_problem is not None:
-        for problem in catalogue.problems:
-            on_problem(problem)
-    return catalogue
+    return blobs, read_problems
+
+
+def _cache_file(cache_dir: Path) -> Path:
+    return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
+
+
+def _head_file(cache_file: Path) -> Path:
+    return cache_file.with_suffix(".head.pickle")
 
 
 def _skipped(path: Path, problems: Sequence[SourceProblem]) -> bool:
@@ -205,17 +259,44 @@ def _read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
     return catalogue
 
 
-def _write_cache(cache_file: Path, catalogue: Catalogue) -> None:
-    """Pickle the catalogue atomically; a cache that cannot be written is not an error."""
+def _write_cache(
+    cache_file: Path, catalogue: Catalogue, signature: list[tuple[str, int, int]]
+) -> None:
+    """Pickle the catalogue, then its head; the head is written only after its catalogue."""
+    if _write(cache_file, catalogue):
+        _write_head(cache_file, catalogue, signature)
+
+
+def _refresh_head(
+    sources: Sequence[Path],
+    cache_dir: Path,
+    catalogue: Catalogue,
+    signature: list[tuple[str, int, int]],
+) -> None:
+    """A source touched but not changed keeps its catalogue: its head gets the new times."""
+    if read_head(sources, cache_dir) is None:
+        _write_head(_cache_file(cache_dir), catalogue, signature)
+
+
+def _write_head(
+    cache_file: Path, catalogue: Catalogue, signature: list[tuple[str, int, int]]
+) -> None:
+    head = Catalogue(catalogue.papers[:HEAD_SIZE], fingerprint=catalogue.fingerprint)
+    _write(_head_file(cache_file), (signature, head))
+
+
+def _write(path: Path, value: object) -> bool:
+    """Pickle ``value`` atomically; a cache that cannot be written is not an error (False)."""
     try:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".catalogue-", dir=cache_file.parent)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".catalogue-", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(catalogue, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, cache_file)
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError:
-        pass
+        return False
+    return True

@@ -114,6 +114,18 @@ class ResultList(ScrollView, can_focus=True):
             """The list that sent the message."""
             return self.result_list
 
+    class Drawn(Message):
+        """The list has drawn papers for the first time (posted once, after that frame)."""
+
+        def __init__(self, result_list: ResultList) -> None:
+            super().__init__()
+            self.result_list = result_list
+
+        @property
+        def control(self) -> ResultList:
+            """The list that sent the message."""
+            return self.result_list
+
     class NeedMore(Message):
         """The list holds fewer hits than the total: it wants them up to ``wanted``."""
 
@@ -142,6 +154,9 @@ class ResultList(ScrollView, can_focus=True):
         """The zone setting when rows show their session time (sorted by time), else None."""
         self._cache: LRUCache[tuple[int, int, int, bool], Strip] = LRUCache(256)
         self._width = 0
+        self._styles: dict[str, Style] = {}
+        """The frame's styles (computed once per frame: each costs a walk of the DOM)."""
+        self._drawn = False
 
     # -- data -------------------------------------------------------------------------------
 
@@ -310,9 +325,20 @@ class ResultList(ScrollView, can_focus=True):
     # -- drawing ----------------------------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Render the lines in ``crop``, measuring the content width once per frame."""
+        """Render the lines in ``crop``, measuring the width and the styles once per frame."""
         self._width = self.scrollable_content_region.width
+        self._styles = self._frame_styles()
+        if self.hits and not self._drawn:
+            self._drawn = True
+            self.post_message(self.Drawn(self))  # handled once this frame is written
         return super().render_lines(crop)
+
+    def _frame_styles(self) -> dict[str, Style]:
+        styles = {"": self.rich_style}
+        styles["cursor"] = styles[""] + self.get_component_rich_style("result-list--cursor")
+        for name in ("match", "meta", "oral", "spotlight", "abstract", "bookmark"):
+            styles[name] = self.get_component_rich_style(f"result-list--{name}", partial=True)
+        return styles
 
     def render_line(self, y: int) -> Strip:
         """One screen line: half of a row, or blank past the end."""
@@ -334,21 +360,13 @@ class ResultList(ScrollView, can_focus=True):
         return cached
 
     def _render_row_line(self, hit: Hit, part: int, width: int, at_cursor: bool) -> Strip:
-        base = self.rich_style
-        if at_cursor:
-            base = base + self.get_component_rich_style("result-list--cursor")
+        styles = self._styles or self._frame_styles()
+        base = styles["cursor" if at_cursor else ""]
         paper = hit.paper
         if part == 0:
-            match = self.get_component_rich_style("result-list--match", partial=True)
-            text = Text(" ") + title_text(paper, hit.title_spans, match)
+            text = Text(" ") + title_text(paper, hit.title_spans, styles["match"])
         else:
-            meta = self.get_component_rich_style("result-list--meta", partial=True)
-            styles = {
-                "oral": self.get_component_rich_style("result-list--oral", partial=True),
-                "spotlight": self.get_component_rich_style("result-list--spotlight", partial=True),
-                "abstract": self.get_component_rich_style("result-list--abstract", partial=True),
-                "bookmark": self.get_component_rich_style("result-list--bookmark", partial=True),
-            }
+            meta = styles["meta"]
             text = Text("   ")
             if self.time_zone is not None:
                 when = describe(paper.starts_at, paper.ends_at, self.time_zone, paper.venue)

@@ -23,7 +23,7 @@ from textual.widgets import Footer, Input
 from index_builder.model import Paper, SearchResult, SortKey
 from tui.history import FILE_NAME as HISTORY_FILE
 from tui.history import SearchHistory
-from tui.loading import Loader, Preload
+from tui.loading import GATE_S, Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
@@ -47,6 +47,8 @@ NARROW = 100
 """Below this many columns the list and the view are stacked."""
 QUICK_LOAD_S = 0.15
 """How long the first frame may wait for a catalogue that is still loading."""
+AFTER_FRAME_S = 0.1
+"""How long after the list first draws its papers the rest of the loading starts."""
 
 
 class MainScreen(Screen[None]):
@@ -74,6 +76,8 @@ class MainScreen(Screen[None]):
             zone=lambda: services.zone_setting,
         )
         self.listings = Listings(self, self.flow)
+        self._shown: Catalogue | None = None
+        """The catalogue of the first frame, until the rest is asked for."""
         self.pane = PaperPane(
             self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
         )
@@ -97,17 +101,32 @@ class MainScreen(Screen[None]):
         self.show_times_in(self.services.zone_setting)
         self.status.set_index_state("loading papers")
         self.box.focus()
-        # A warm start has the papers in memory by now (or nearly): show them in the
-        # first frame. A first run builds the catalogue for longer: it shows a first
-        # look (the table's papers, no abstracts) meanwhile, now or when the loader
-        # posts it, and the loader posts the full catalogue when it lands.
+        # The first frame shows the first screen of papers: the head of the cached
+        # catalogue, or on a first run the first table papers (a peek), ready within
+        # milliseconds. The rest loads once that frame is drawn: the full catalogue (a
+        # first run shows a first look, the table's papers without abstracts, while it
+        # is built), then the index.
         catalogue = self._catalogue.wait(QUICK_LOAD_S)
         if catalogue is not None:
-            self.flow.use_catalogue(catalogue)
-            # Opening the index imports Whoosh: not while the first frame is drawn.
-            self.call_after_refresh(self.load, not catalogue.complete, False)
+            self.flow.use_catalogue(catalogue, head=catalogue is self._catalogue.head)
+            # Opening the index imports Whoosh: not while the first frame is drawn. The
+            # list says when it has drawn; the timer is for a frame that shows no list.
+            self._shown = catalogue
+            self.set_timer(GATE_S, self._load_rest)
         else:
+            self._catalogue.resume()
             self.load(True)
+
+    def on_result_list_drawn(self) -> None:
+        # The list draws a frame or two before the terminal gets the whole first screen.
+        self.set_timer(AFTER_FRAME_S, self._load_rest)
+
+    def _load_rest(self) -> None:
+        """Once the first papers are on screen: the papers not shown yet, then the index."""
+        shown, self._shown = self._shown, None
+        if shown is not None:
+            self._catalogue.resume()
+            self.load(not shown.complete, shown is self._catalogue.head)
 
     def show_times_in(self, setting: str) -> None:
         """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
@@ -184,7 +203,8 @@ class MainScreen(Screen[None]):
     def load(self, announce: bool, early: bool = True) -> None:
         """Catalogue first (unless already shown), then the index (built if needed).
 
-        ``early``: post a first run's first look before the full catalogue.
+        ``early``: post a first run's first look before the full catalogue (not when it
+        is what the screen shows already).
         """
         loader = Loader(
             self._catalogue.result,

@@ -87,6 +87,8 @@ class SearchFlow:
         self.sort: SortKey = "relevance"
         self.result: SearchResult | None = None
         self.index_failed = False
+        self.head = False
+        """True while the searcher holds only the first screen of papers."""
         self.pending: tuple[str, Paper] | None = None
         """(query, paper): highlight the paper in that query's answer (at the top if not in it)."""
 
@@ -97,20 +99,26 @@ class SearchFlow:
 
     # -- loading ----------------------------------------------------------------------------
 
-    def use_catalogue(self, catalogue: Catalogue) -> None:
-        """Search ``catalogue`` from now on (a first look first, then the full one)."""
+    def use_catalogue(self, catalogue: Catalogue, *, head: bool = False) -> None:
+        """Search ``catalogue`` from now on (a first look first, then the full one).
+
+        ``head``: only the first screen of papers, shown until the rest is read (the
+        status line gives no count for it).
+        """
         self.searcher = Searcher(catalogue)
+        self.head = head
         self._screen.query_one(PaperView).abstracts_pending = not catalogue.complete
         missing = sum(1 for p in catalogue.papers if not p.abstract) if catalogue.complete else 0
         self.status.set_hint(f"{missing:,} lack abstracts: paperscope update" if missing else "")
         if not catalogue.complete:
-            self.status.set_index_state("loading abstracts")
+            self.status.set_index_state("loading papers" if head else "loading abstracts")
         self._screen.query_one(ResultList).empty_message = "No papers."
         if not self.box.value.strip() and self.sort == "relevance":
             self.show_everything()
         else:
             self.run()
-        self._screen.call_after_refresh(self._loaded)
+        if not head:  # the bookmarks are read once the first frame is out
+            self._screen.call_after_refresh(self._loaded)
 
     def index_progress(self, message: Loader.IndexProgress) -> None:
         """Show how far the index build has come."""
@@ -252,9 +260,10 @@ class SearchFlow:
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
-        self._screen.query_one(StatusBar).set_counts(
-            len(message.result.hits), message.result.total, message.result.elapsed_ms
-        )
+        if not self.head:
+            self._screen.query_one(StatusBar).set_counts(
+                len(message.result.hits), message.result.total, message.result.elapsed_ms
+            )
         # With nothing typed there is nothing to rank by: the papers come in the catalogue's
         # order, by session time (then title), and the status line says so.
         shown = "time" if not query and self.sort == "relevance" else self.sort
