@@ -119,9 +119,12 @@ class PaperScopeApp(App[int]):
         """The user's key remaps (binding id -> keys)."""
         return self.config.keymap
 
+    def get_default_screen(self) -> Screen[Any]:
+        """The main screen is the first screen: no blank screen is drawn before it."""
+        return MainScreen(self.services, self.preload, self.ctx.index)
+
     def on_mount(self) -> None:
         self.set_keymap(self.config.keymap)
-        self.push_screen(MainScreen(self.services, self.preload, self.ctx.index))
         if self.config.problems:
             self.notify("\n".join(self.config.problems), title="Config", severity="warning")
 

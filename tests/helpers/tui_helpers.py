@@ -21,7 +21,7 @@ def main(pilot: Pilot[int]) -> MainScreen:
     """The app's main screen."""
     app = pilot.app
     assert isinstance(app, PaperScopeApp)
-    screen = app.screen_stack[1] if len(app.screen_stack) > 1 else app.screen
+    screen = next((s for s in app.screen_stack if isinstance(s, MainScreen)), app.screen)
     assert isinstance(screen, MainScreen)
     return screen
 
