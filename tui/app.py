@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
+    from index_builder.catalogue.load import Catalogue
     from index_builder.readinglist.store import ReadingList
     from tui.context import Context
 
@@ -250,11 +251,14 @@ class PaperScopeApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
 
-def run_tui(ctx: Context) -> NoReturn:
-    """Run the app for ``ctx`` until the user quits, then end the process with its status."""
+def run_tui(ctx: Context, peek: Callable[[], Catalogue | None] | None = None) -> NoReturn:
+    """Run the app for ``ctx`` until the user quits, then end the process with its status.
+
+    ``peek`` gives the first screen of papers (default: ``ctx.peek_catalogue``).
+    """
     ctx.build_in_child = True
     # Read the first screen of papers while the terminal is set up (the rest after it).
-    preload = Preload(ctx.catalogue, ctx.quick_catalogue, ctx.peek_catalogue)
+    preload = Preload(ctx.catalogue, ctx.quick_catalogue, peek or ctx.peek_catalogue)
     app = PaperScopeApp(ctx, catalogue=preload)
     # Ends the process as soon as the terminal is restored: a build, an export or a hung
     # clipboard still running in a thread never holds the user's shell.

@@ -42,10 +42,13 @@ def exit_status(app: App[int], result: int | None) -> int:
 
 
 def leave(status: int) -> NoReturn:
-    """End the process now: stop build children, flush output, skip waiting for threads."""
+    """End the process now: stop build and peek children, flush output, skip waiting for
+    threads."""
     from index_builder.search.builder import stop_children
+    from tui.peek import stop as stop_peek
 
     stop_children()
+    stop_peek()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()

@@ -91,9 +91,13 @@ def run(argv: list[str]) -> int:
         ctx = make_context(args)
         func: Command | None = getattr(args, "func", None)
         if func is None:
+            from tui.peek import ForkedPeek
+
+            # Forked before Textual is imported: the first papers are read meanwhile.
+            peek = ForkedPeek(ctx.peek_catalogue)
             from tui.app import run_tui
 
-            return run_tui(ctx)
+            return run_tui(ctx, peek.result)
         return func(args, ctx)
     except FileNotFoundError as exc:
         error(str(exc))

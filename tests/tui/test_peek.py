@@ -1,0 +1,86 @@
+"""The first papers read in a forked child: the same papers, and nothing left running."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import tui.peek
+from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.paths import Paths, bundled_sources
+from tui.context import Context
+from tui.peek import ForkedPeek
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+
+
+def context(tmp_path: Path) -> Context:
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    return Context(paths=paths)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_first_run_gets_the_table_peek_from_the_child(tmp_path: Path) -> None:
+    ctx = context(tmp_path)
+    peek = ForkedPeek(ctx.peek_catalogue)
+    got = peek.result()
+    expected = ctx.peek_catalogue()
+    assert isinstance(got, Catalogue) and expected is not None
+    assert not got.complete
+    assert list(got.papers) == list(expected.papers)
+
+
+def test_a_warm_start_gets_the_head_from_the_child(tmp_path: Path) -> None:
+    ctx = context(tmp_path)
+    full = load_catalogue(bundled_sources(), cache_dir=ctx.paths.cache_dir)
+    got = ForkedPeek(ctx.peek_catalogue).result()
+    assert got is not None and not got.complete
+    assert list(got.papers) == list(full.papers[: len(got)])
+    assert got.fingerprint == full.fingerprint
+
+
+def test_a_child_that_fails_gives_nothing_and_prints_nothing(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    def broken() -> Catalogue | None:
+        raise RuntimeError("the sources cannot be read")
+
+    assert ForkedPeek(broken).result() is None
+    assert capfd.readouterr().err == ""
+
+
+def test_a_child_that_does_not_answer_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tui.peek, "TIMEOUT_S", 0.2)
+
+    def hangs() -> Catalogue | None:
+        time.sleep(60)
+        return None
+
+    peek = ForkedPeek(hangs)
+    pid = peek._pid
+    assert pid is not None and alive(pid)
+    assert peek.result() is None
+    assert not alive(pid), "killed and reaped"
+
+
+def test_quitting_kills_a_child_still_reading() -> None:
+    def hangs() -> Catalogue | None:
+        time.sleep(60)
+        return None
+
+    peek = ForkedPeek(hangs)
+    pid = peek._pid
+    assert pid is not None
+    tui.peek.stop()
+    os.waitpid(pid, 0)  # the app ends right after; here the test reaps it
+    assert not alive(pid)
