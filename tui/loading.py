@@ -9,7 +9,7 @@ and finally ``Loader.IndexReady``. Failures are posted, never raised.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -27,9 +27,10 @@ class Loader:
     """Loads the catalogue and the index, reporting through ``post``.
 
     ``announce=False`` when the screen already has the catalogue (it was ready
-    before the first frame): then only the index is reported. ``early`` gives a
-    first look (table papers alone, ``complete`` False) on a first run; with
-    ``announce`` it is posted before the full catalogue.
+    before the first frame): then only the index is reported. ``early`` gives what
+    can be shown before the full catalogue (the first screen of papers, a first run's
+    first look: ``complete`` False), each as it is read; with ``announce`` they are
+    posted before the full catalogue.
     """
 
     class CatalogueLoaded(Message):
@@ -70,7 +71,7 @@ class Loader:
         post: Callable[[Message], Any],
         *,
         announce: bool = True,
-        early: Callable[[], Catalogue | None] | None = None,
+        early: Callable[[], Iterable[Catalogue]] | None = None,
     ) -> None:
         self.catalogue = catalogue
         self.announce = announce
@@ -81,9 +82,9 @@ class Loader:
 
     def run(self) -> None:
         """Load the catalogue, then open (or build) the index, posting each step."""
-        first = self.early() if self.announce and self.early is not None else None
-        if first is not None and not first.complete:
-            self.post(self.CatalogueLoaded(first))
+        if self.announce and self.early is not None:
+            for partial in self.early():
+                self.post(self.CatalogueLoaded(partial))
         try:
             cat = self.catalogue()
         except Exception as exc:  # a bad source never takes the app down
@@ -120,7 +121,7 @@ class Preload:
     hold the interpreter while that frame is drawn. With ``quick``, ``load`` is called
     as ``load(on_cold=...)``: when there is no fresh cache (a first run), ``quick()`` is
     read first, in the same thread. :meth:`wait` hands out the best of them ready so
-    far, :meth:`first` the first look or the catalogue.
+    far, :meth:`partials` each of them in turn.
     """
 
     def __init__(
@@ -193,13 +194,17 @@ class Preload:
             return self._value
         return self._first_look or self._head
 
-    def first(self) -> Catalogue | None:
-        """The catalogue or a first look, whichever is ready first (None if loading failed)."""
+    def partials(self, shown: Catalogue | None = None) -> Iterator[Catalogue]:
+        """The head, then the first look, each once it is read, but ``shown`` (the one on
+        screen already); nothing more once the full catalogue is loaded. Lets the rest load."""
         self._go.set()
+        self._ready.wait()
+        if self._head is not None and self._head is not shown and self._thread.is_alive():
+            yield self._head
         self._looked.wait()
-        if not self._thread.is_alive():
-            return self._value
-        return self._first_look
+        look = self._first_look
+        if look is not None and look is not shown and self._thread.is_alive():
+            yield look
 
     def result(self) -> Catalogue:
         """The loaded catalogue (waits for the thread); re-raises what the load raised."""

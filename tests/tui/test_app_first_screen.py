@@ -111,10 +111,17 @@ async def test_warm_start_shows_the_head_then_the_catalogue(
 
 
 @pytest.mark.usefixtures("first_frame_waits")
+@pytest.mark.parametrize("peek_late", [False, True], ids=["peek-in-frame", "peek-after-frame"])
 async def test_first_run_peek_first_look_catalogue_and_substring_search(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, peek_late: bool
 ) -> None:
+    """``peek_late``: the peek comes after the first frame (a busy machine); it shows then."""
     used = record_catalogues(monkeypatch)
+    peeked = threading.Event()
+    if peek_late:
+        monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", 0.0)
+    else:
+        peeked.set()
     table = quick_table_papers(bundled_sources()).papers
     looked, build = threading.Event(), threading.Event()
     real_build = index_builder.catalogue.merge.build_papers
@@ -133,10 +140,18 @@ async def test_first_run_peek_first_look_catalogue_and_substring_search(
         looked.wait(30)
         return ctx.quick_catalogue()
 
-    preload = Preload(ctx.catalogue, quick, ctx.peek_catalogue)
+    def peek() -> Catalogue | None:
+        peeked.wait(30)
+        return ctx.peek_catalogue()
+
+    preload = Preload(ctx.catalogue, quick, peek)
     app = PaperScopeApp(ctx, config=Config(path=paths.config_file), catalogue=preload)
     try:
         async with app.run_test(size=(120, 36)) as pilot:
+            if peek_late:
+                await settle(pilot)
+                assert not main(pilot).results.hits, "no papers in the first frame"
+                peeked.set()
             assert await until(pilot, lambda: bool(main(pilot).results.hits))
             screen = main(pilot)
             assert screen.flow.head
@@ -171,6 +186,7 @@ async def test_first_run_peek_first_look_catalogue_and_substring_search(
                 (True, False),
             ]
     finally:
+        peeked.set()
         looked.set()
         build.set()
         index.release.set()

@@ -115,7 +115,7 @@ class MainScreen(Screen[None]):
             self.set_timer(GATE_S, self._load_rest)
         else:
             self._catalogue.resume()
-            self.load(True)
+            self.load(True)  # the first papers are shown as soon as they are read
 
     def on_result_list_drawn(self) -> None:
         # The list draws a frame or two before the terminal gets the whole first screen.
@@ -126,7 +126,7 @@ class MainScreen(Screen[None]):
         shown, self._shown = self._shown, None
         if shown is not None:
             self._catalogue.resume()
-            self.load(not shown.complete, shown is self._catalogue.head)
+            self.load(not shown.complete, shown)
 
     def show_times_in(self, setting: str) -> None:
         """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
@@ -200,23 +200,24 @@ class MainScreen(Screen[None]):
     # -- loading ----------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load(self, announce: bool, early: bool = True) -> None:
+    def load(self, announce: bool, shown: Catalogue | None = None) -> None:
         """Catalogue first (unless already shown), then the index (built if needed).
 
-        ``early``: post a first run's first look before the full catalogue (not when it
-        is what the screen shows already).
+        With ``announce``, what can be shown before the full catalogue is posted first
+        (the first screen of papers, a first run's first look), but ``shown``.
         """
         loader = Loader(
             self._catalogue.result,
             self._open_index,
             self.post_message,
             announce=announce,
-            early=self._catalogue.first if early else None,
+            early=lambda: self._catalogue.partials(shown),
         )
         loader.run()
 
     def on_loader_catalogue_loaded(self, message: Loader.CatalogueLoaded) -> None:
-        self.flow.use_catalogue(message.catalogue)
+        catalogue = message.catalogue
+        self.flow.use_catalogue(catalogue, head=catalogue is self._catalogue.head)
 
     def swap_in(
         self,
