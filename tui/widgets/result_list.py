@@ -327,7 +327,7 @@ class ResultList(ScrollView, can_focus=True):
     def render_lines(self, crop: Region) -> list[Strip]:
         """Render the lines in ``crop``, measuring the width and the styles once per frame."""
         self._width = self.scrollable_content_region.width
-        self._styles = self._frame_styles()
+        self._styles = {}  # computed at the frame's first row not in the cache
         if self.hits and not self._drawn:
             self._drawn = True
             self.post_message(self.Drawn(self))  # handled once this frame is written
@@ -360,7 +360,9 @@ class ResultList(ScrollView, can_focus=True):
         return cached
 
     def _render_row_line(self, hit: Hit, part: int, width: int, at_cursor: bool) -> Strip:
-        styles = self._styles or self._frame_styles()
+        if not self._styles:
+            self._styles = self._frame_styles()
+        styles = self._styles
         base = styles["cursor" if at_cursor else ""]
         paper = hit.paper
         if part == 0:
