@@ -29,6 +29,7 @@ class StatusBar(Horizontal):
         self.elapsed_ms: float | None = None
         self.sort = "relevance"
         self.index_state = "opening index"
+        self.building = False
         self.note = ""
         self.hint = ""
 
@@ -49,7 +50,8 @@ class StatusBar(Horizontal):
     def set_index_state(self, state: str, progress: tuple[int, int] | None = None) -> None:
         """``state`` in words; ``progress`` (done, total) shows the build's progress bar."""
         self.index_state = state
-        self.set_class(progress is not None, "-building")
+        self.building = progress is not None
+        self.set_class(self.building, "-building")
         if progress is not None:
             done, total = progress
             bars = list(self.query(ProgressBar).results(ProgressBar))
@@ -80,9 +82,14 @@ class StatusBar(Horizontal):
             parts.append(f"{self.total:,} paper" + ("" if self.total == 1 else "s"))
             if self.elapsed_ms is not None:
                 parts.append(f"{self.elapsed_ms:.0f} ms")
-        if self.hint:  # before the index state: a narrow line cuts the end
+        # A narrow line cuts the end: a build's progress comes first, the hint then, and
+        # the index state once built.
+        if self.building:
+            parts.append(self.index_state)
+        if self.hint:
             parts.append(self.hint)
-        parts.append(self.index_state)
+        if not self.building:
+            parts.append(self.index_state)
         parts.append(f"sort: {self.sort}")
         if self.note:
             parts.append(self.note)
