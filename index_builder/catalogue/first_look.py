@@ -144,7 +144,11 @@ def _table_texts(sources: Sequence[Path]) -> list[tuple[Path, str]]:
             blobs.append((Path(path), read_regular_file(Path(path))))
         except OSError:
             continue
-    blobs.sort(key=lambda b: (b[0].name, hashlib.sha256(b[1]).hexdigest()))
+    names = [path.name for path, _ in blobs]
+    if len(set(names)) == len(names):  # the digest only orders files of the same name
+        blobs.sort(key=lambda b: b[0].name)
+    else:
+        blobs.sort(key=lambda b: (b[0].name, hashlib.sha256(b[1]).hexdigest()))
     texts = []
     for path, data in blobs:
         try:
