@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -28,18 +29,26 @@ def timeouts(values: list[float | None]) -> str:
 def terminal_figures(
     table: Path, titles: list[str], home: Path | None, runs: int, *, quick: bool
 ) -> list[Figure]:
-    """Figures 1, 2, 5 and 6 (bundled) in tmux, warm starts on ``home`` (prepared if None)."""
-    spotter = TitleSpotter(titles)
+    """Figures 1, 2, 5 and 6 (bundled) in tmux, warm starts on ``home`` (prepared if None,
+    in a temporary folder removed afterwards)."""
+    if home is not None:
+        return _terminal_figures(table, titles, home, runs, quick=quick)
+    made = Path(tempfile.mkdtemp(prefix="psbench-warm-"))
     try:
-        if home is None:
-            home = Path(tempfile.mkdtemp(prefix="psbench-warm-"))
-            startup.prepare_home(home)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        return [
-            Figure(
-                "warm_start", "1. warm start → titles", "s", note=f"paperscope index failed: {exc}"
-            )
-        ]
+        try:
+            startup.prepare_home(made)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+            note = f"paperscope index failed: {exc}"
+            return [Figure("warm_start", "1. warm start → titles", "s", note=note)]
+        return _terminal_figures(table, titles, made, runs, quick=quick)
+    finally:
+        shutil.rmtree(made, ignore_errors=True)
+
+
+def _terminal_figures(
+    table: Path, titles: list[str], home: Path, runs: int, *, quick: bool
+) -> list[Figure]:
+    spotter = TitleSpotter(titles)
     marker = _marker(home)
     warm = startup.warm_starts(table, home, spotter, runs)
     floor = ok(warm.floor)
