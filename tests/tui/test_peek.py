@@ -84,3 +84,16 @@ def test_quitting_kills_a_child_still_reading() -> None:
     tui.peek.stop()
     os.waitpid(pid, 0)  # the app ends right after; here the test reaps it
     assert not alive(pid)
+
+
+def test_bare_paperscope_forks_before_the_command_line_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``early_peek`` reads the default sources of ``PAPERSCOPE_HOME`` (a first run here)."""
+    from tui.__main__ import early_peek
+
+    monkeypatch.setenv("PAPERSCOPE_HOME", str(tmp_path / "home"))
+    got = early_peek().result()
+    expected = Context(paths=Paths.from_env().ensure()).peek_catalogue()
+    assert got is not None and expected is not None
+    assert list(got.papers) == list(expected.papers)

@@ -19,12 +19,16 @@ import argparse
 import io
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
 from tui.cli.common import Command, add_source_options
 from tui.cli.output import error
 from tui.context import Context
+
+if TYPE_CHECKING:
+    from tui.peek import ForkedPeek
 
 COMMANDS = frozenset(
     {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update", "agenda"}
@@ -80,8 +84,11 @@ def make_context(args: argparse.Namespace) -> Context:
     return Context(paths=paths, extra_sources=sources, use_bundled=not no_bundled, timezone=zone)
 
 
-def run(argv: list[str]) -> int:
-    """Run the command line; returns the exit status and never lets a traceback out."""
+def run(argv: list[str], peek: ForkedPeek | None = None) -> int:
+    """Run the command line; returns the exit status and never lets a traceback out.
+
+    ``peek``: the TUI's first papers, already being read (bare ``paperscope``).
+    """
     for stream in (sys.stdout, sys.stderr):
         # An ASCII-only (or other narrow) terminal gets "?" for what it cannot show.
         if isinstance(stream, io.TextIOWrapper):
@@ -94,7 +101,7 @@ def run(argv: list[str]) -> int:
             from tui.peek import ForkedPeek
 
             # Forked before Textual is imported: the first papers are read meanwhile.
-            peek = ForkedPeek(ctx.peek_catalogue)
+            peek = peek or ForkedPeek(ctx.peek_catalogue)
             from tui.app import run_tui
 
             return run_tui(ctx, peek.result)
