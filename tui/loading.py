@@ -196,8 +196,8 @@ class Preload:
 
     def partials(self, shown: Catalogue | None = None) -> Iterator[Catalogue]:
         """The head, then the first look, each once it is read, but ``shown`` (the one on
-        screen already); nothing more once the full catalogue is loaded. Lets the rest load."""
-        self._go.set()
+        screen already); nothing more once the full catalogue is loaded. The first look
+        comes after :meth:`resume` (or :data:`GATE_S`) when there is a head."""
         self._ready.wait()
         if self._head is not None and self._head is not shown and self._thread.is_alive():
             yield self._head

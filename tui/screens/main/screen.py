@@ -107,14 +107,14 @@ class MainScreen(Screen[None]):
         # first run shows a first look, the table's papers without abstracts, while it
         # is built), then the index.
         catalogue = self._catalogue.wait(QUICK_LOAD_S)
+        # Opening the index imports Whoosh, and the rest of the catalogue holds the
+        # interpreter: not while the first papers are drawn. The list says when it has
+        # drawn them; the timer is for a screen that shows none.
+        self.set_timer(GATE_S, self._load_rest)
         if catalogue is not None:
             self.flow.use_catalogue(catalogue, head=catalogue is self._catalogue.head)
-            # Opening the index imports Whoosh: not while the first frame is drawn. The
-            # list says when it has drawn; the timer is for a frame that shows no list.
             self._shown = catalogue
-            self.set_timer(GATE_S, self._load_rest)
         else:
-            self._catalogue.resume()
             self.load(True)  # the first papers are shown as soon as they are read
 
     def on_result_list_drawn(self) -> None:
@@ -123,9 +123,9 @@ class MainScreen(Screen[None]):
 
     def _load_rest(self) -> None:
         """Once the first papers are on screen: the papers not shown yet, then the index."""
+        self._catalogue.resume()
         shown, self._shown = self._shown, None
         if shown is not None:
-            self._catalogue.resume()
             self.load(not shown.complete, shown)
 
     def show_times_in(self, setting: str) -> None:
