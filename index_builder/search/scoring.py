@@ -39,13 +39,6 @@ class Unsupported(Exception):
     """A query shape this module does not evaluate; the caller asks Whoosh instead."""
 
 
-def _restricted(part: Scores, within: Scores) -> Scores:
-    """``part``'s scores of the documents also in ``within``."""
-    if len(part) <= len(within):
-        return {d: s for d, s in part.items() if d in within}
-    return {d: part[d] for d in within if d in part}
-
-
 def _tree_sum(values: list[float]) -> float:
     """Add as Whoosh's binary tree of intersection matchers adds (same rounding)."""
     if len(values) == 1:
@@ -104,7 +97,7 @@ class FastScorer:
 
     # -- the tree ---------------------------------------------------------------------
 
-    def _eval(self, q: Any, within: Scores | None = None) -> Scores:
+    def _eval(self, q: Any) -> Scores:
         if isinstance(q, Q.Term):
             if q.boost != 1.0:
                 raise Unsupported("boost")
@@ -121,7 +114,7 @@ class FastScorer:
         if isinstance(q, Q.Or | PreloadedOr) and type(q) in (Q.Or, PreloadedOr):
             if q.boost != 1.0 or getattr(q, "scale", None) or getattr(q, "minmatch", 0) > 1:
                 raise Unsupported("scaled or")
-            return self._or(q.subqueries, within)
+            return self._or(q.subqueries)
         if type(q) is Q.Not:
             return self._not(q)
         if isinstance(q, Q.Phrase | Q.FuzzyTerm):
@@ -133,14 +126,7 @@ class FastScorer:
         negative = [s for s in subqueries if isinstance(s, Q.Not)]
         if not positive:
             raise Unsupported("and without a positive part")
-        ors = [s for s in positive if type(s) in (Q.Or, PreloadedOr)]
-        if len(positive) == 2 and len(ors) == 1:
-            # A word and a typed prefix: the prefix's words are united only over the
-            # documents the word matches. With two parts the sum is the same either way.
-            first = self._eval(next(s for s in positive if s is not ors[0]))
-            parts = [first, self._eval(ors[0], within=first)]
-        else:
-            parts = [self._eval(s) for s in positive]
+        parts = [self._eval(s) for s in positive]
         parts.sort(key=len)
         out = parts[0]
         for other in parts[1:]:
@@ -153,14 +139,10 @@ class FastScorer:
             out = {d: s + weight for d, s in out.items() if d not in excluded}
         return out
 
-    def _or(self, subqueries: list[Any], within: Scores | None = None) -> Scores:
-        """The union, each document's scores added in the order of the parts' sizes;
-        only over ``within``'s documents when given (the other part of an AND)."""
+    def _or(self, subqueries: list[Any]) -> Scores:
         parts = sorted((self._eval(s) for s in subqueries), key=len, reverse=True)
         if not parts:
             return {}
-        if within is not None:
-            parts = [_restricted(part, within) for part in parts]
         out = dict(parts[0])
         get = out.get
         for part in parts[1:]:
