@@ -6,6 +6,7 @@ dataclasses are what passes between them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -152,7 +153,14 @@ class Hit:
     paper: Paper
     score: float = 0.0
     title_spans: tuple[Span, ...] = ()
-    abstract_spans: tuple[Span, ...] = ()
+    marks: Callable[[str], tuple[Span, ...]] | None = field(default=None, compare=False, repr=False)
+    """Finds the query's words in a text (``None``: nothing to highlight)."""
+
+    @property
+    def abstract_spans(self) -> tuple[Span, ...]:
+        """The query's words in the abstract, found when asked: a list of 200 hits shows
+        titles, and only the paper shown asks for its abstract's."""
+        return self.marks(self.paper.abstract) if self.marks is not None else ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection
 from dataclasses import replace
+from functools import partial
 
 from index_builder.model import Hit, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
@@ -141,7 +142,7 @@ class SearchIndex(IndexStore):
             paper=paper,
             score=float(score),
             title_spans=spans(paper.title, terms, stem),
-            abstract_spans=spans(paper.abstract, terms, stem),
+            marks=partial(spans, terms=terms, stem=stem),
         )
 
     def _everything(
