@@ -88,4 +88,4 @@ def update_in_worker(
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))
     if not cancel.is_set():
         app.call_from_thread(adopt, fresh)
-        app.call_from_thread(screen.swap_in, fresh.index, catalogue, index, notice)
+        app.call_from_thread(screen.start_up.swap_in, fresh.index, catalogue, index, notice)

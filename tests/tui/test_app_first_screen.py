@@ -17,7 +17,7 @@ import pytest
 
 import index_builder.catalogue.merge
 import tui.loading
-import tui.screens.main.screen
+import tui.screens.main.start_up
 from index_builder.catalogue.first_look import PEEK_SIZE, quick_table_papers
 from index_builder.catalogue.load import HEAD_SIZE, Catalogue
 from index_builder.model import Paper
@@ -53,7 +53,7 @@ class HeldIndex:
 @pytest.fixture
 def first_frame_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first frame waits for the first papers, and the rest waits for that frame."""
-    monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", 30.0)
+    monkeypatch.setattr(tui.screens.main.start_up, "QUICK_LOAD_S", 30.0)
     monkeypatch.setattr(tui.loading, "GATE_S", 30.0)
 
 
@@ -119,7 +119,7 @@ async def test_first_run_peek_first_look_catalogue_and_substring_search(
     used = record_catalogues(monkeypatch)
     peeked = threading.Event()
     if peek_late:
-        monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", 0.0)
+        monkeypatch.setattr(tui.screens.main.start_up, "QUICK_LOAD_S", 0.0)
     else:
         peeked.set()
     table = quick_table_papers(bundled_sources()).papers

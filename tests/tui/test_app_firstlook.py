@@ -45,9 +45,9 @@ async def test_first_run_shows_titles_then_abstracts(
     bundled_catalogue: Catalogue,
 ) -> None:
     """The first look shows whether it is ready before the first frame or after it."""
-    import tui.screens.main.screen
+    import tui.screens.main.start_up
 
-    monkeypatch.setattr(tui.screens.main.screen, "QUICK_LOAD_S", first_frame_wait)
+    monkeypatch.setattr(tui.screens.main.start_up, "QUICK_LOAD_S", first_frame_wait)
     full = bundled_catalogue  # what the app builds cold (here from the run's shared cache)
     table = [p for p in full.papers if p.event_id is not None]
     target = next(i for i, p in enumerate(table) if p.abstract and i > 5)

@@ -57,14 +57,24 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("s", "cycle_sort", "Sort", tooltip="Relevance, title or session time", id="sort"),
     Binding("f", "toggle_facets", "Facets", tooltip="Counts by topic, kind, session", id="facets"),
     Binding(
-        "o", "open_page", "Open page", show=False, tooltip="Open the paper's page", id="open_page"
+        "o",
+        "open('page')",
+        "Open page",
+        show=False,
+        tooltip="Open the paper's page",
+        id="open_page",
     ),
     Binding(
-        "O", "open_code", "Open code", show=False, tooltip="Open the paper's code", id="open_code"
+        "O",
+        "open('code')",
+        "Open code",
+        show=False,
+        tooltip="Open the paper's code",
+        id="open_code",
     ),
     Binding(
         "P",
-        "open_pdf",
+        "open('pdf')",
         "Open PDF",
         show=False,
         tooltip="Open the paper's PDF on OpenReview",
@@ -86,12 +96,12 @@ MAIN_BINDINGS: list[BindingType] = [
         id="bookmark",
     ),
     Binding(
-        "B", "reading_list", "Reading list", tooltip="Open the reading list", id="reading_list"
+        "B", "reading_list('')", "Reading list", tooltip="Open the reading list", id="reading_list"
     ),
-    Binding("y", "copy_citation", "Cite", tooltip="Copy the default citation", id="cite"),
+    Binding("y", "cite('')", "Cite", tooltip="Copy the default citation", id="cite"),
     Binding(
         "Y",
-        "pick_citation",
+        "cite('pick')",
         "Cite as…",
         show=False,
         tooltip="Pick a citation format",
@@ -99,7 +109,7 @@ MAIN_BINDINGS: list[BindingType] = [
     ),
     Binding(
         "e",
-        "export_reading_list",
+        "reading_list('export')",
         "Export reading list",
         show=False,
         tooltip="BibTeX, Markdown, CSV, JSON or .ics",
@@ -107,7 +117,7 @@ MAIN_BINDINGS: list[BindingType] = [
     ),
     Binding(
         "p",
-        "planner",
+        "reading_list('sessions')",
         "Planner",
         show=False,
         tooltip="Your bookmarks by day and session, clashes marked",

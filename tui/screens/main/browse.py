@@ -86,6 +86,10 @@ class PaperPane:
         """Open ``url`` (http/https only) through the services."""
         self._services.open_link(url, what)
 
+    def open_link(self, paper: Paper, link: str) -> None:
+        """Open ``paper``'s ``page``, ``code`` or ``pdf`` in a browser."""
+        {"page": self.open_page, "code": self.open_code, "pdf": self.open_pdf}[link](paper)
+
     def open_page(self, paper: Paper) -> None:
         """Open the paper's OpenReview page (or its virtual-site page) in a browser."""
         url = paper.openreview_url or paper.url

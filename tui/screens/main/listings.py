@@ -15,6 +15,8 @@ from textual.screen import Screen
 
 from index_builder.model import Paper
 from tui.screens.main.search_flow import SearchFlow
+from tui.searching import like_query
+from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
 
@@ -84,3 +86,48 @@ class Listings:
         else:
             self.show(listing)
         return False
+
+    def more_like_this(self, paper: Paper) -> None:
+        """List the papers similar to ``paper`` (the index is needed)."""
+        searcher = self._flow.searcher
+        if searcher is None or not searcher.ready:
+            self._screen.notify(
+                "More like this needs the search index, which is still being built."
+            )
+            return
+        self._list_and_focus(like_query(paper.id))
+
+    def more_by_author(self, paper: Paper) -> None:
+        """List the papers of ``paper``'s first author."""
+        query = author_query(paper)
+        if query is None:
+            self._screen.notify("No author named for this paper.")
+            return
+        self._list_and_focus(query)
+
+    def _list_and_focus(self, query: str) -> None:
+        self.show(query)
+        self._screen.remove_class("-reading")
+        self._screen.query_one(ResultList).focus()
+
+    def toggle_facets(self) -> None:
+        """Show or hide the facet counts for the current query."""
+        found = self._screen.query(FacetPanel)
+        panel = found.first() if found else None
+        if panel is None:  # built the first time it is asked for: start-up stays light
+            panel = FacetPanel(id="facets")
+            self._screen.query_one("#panes").mount(panel)
+        if panel.toggle():
+            result = self._flow.result
+            if result is not None and result.facets:
+                panel.set_facets(result.facets)
+            panel.focus()
+            self._flow.run()
+        else:
+            self._screen.query_one(ResultList).focus()
+
+    def add_facet(self, query: str) -> None:
+        """Narrow the user's own query by a facet's filter (a listing is left)."""
+        base = self.base()
+        if query not in base.split():
+            self.box.value = f"{base} {query}".strip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -23,13 +23,14 @@ from textual.widgets import Footer, Input
 from index_builder.model import Paper, SearchResult, SortKey
 from tui.history import FILE_NAME as HISTORY_FILE
 from tui.history import SearchHistory
-from tui.loading import GATE_S, Loader, Preload
+from tui.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
 from tui.screens.main.library import Library
-from tui.screens.main.listings import BOOKMARKED, Listings, author_query
+from tui.screens.main.listings import BOOKMARKED, Listings
 from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
+from tui.screens.main.start_up import StartUp
 from tui.searching import PaperSource, Searcher, like_query
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -39,16 +40,11 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
     from tui.services import Services
 
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
-QUICK_LOAD_S = 0.15
-"""How long the first frame may wait for a catalogue that is still loading."""
-AFTER_FRAME_S = 0.1
-"""How long after the list first draws its papers the rest of the loading starts."""
 
 
 class MainScreen(Screen[None]):
@@ -62,8 +58,6 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.services = services
-        self._catalogue = catalogue
-        self._open_index = index
         self.library = Library(
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
@@ -76,8 +70,7 @@ class MainScreen(Screen[None]):
             zone=lambda: services.zone_setting,
         )
         self.listings = Listings(self, self.flow)
-        self._shown: Catalogue | None = None
-        """The catalogue of the first frame, until the rest is asked for."""
+        self.start_up = StartUp(self, self.flow, catalogue, index)
         self.pane = PaperPane(
             self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
         )
@@ -97,36 +90,12 @@ class MainScreen(Screen[None]):
             Binding(keys, "accept_suggestion")
         )
         self.box.history = SearchHistory(self.services.paths.data_dir / HISTORY_FILE)
-        self.results.empty_message = "Loading papers…"
         self.show_times_in(self.services.zone_setting)
-        self.status.set_index_state("loading papers")
         self.box.focus()
-        # The first frame shows the first screen of papers: the head of the cached
-        # catalogue, or on a first run the first table papers (a peek), ready within
-        # milliseconds. The rest loads once that frame is drawn: the full catalogue (a
-        # first run shows a first look, the table's papers without abstracts, while it
-        # is built), then the index.
-        catalogue = self._catalogue.wait(QUICK_LOAD_S)
-        # Opening the index imports Whoosh, and the rest of the catalogue holds the
-        # interpreter: not while the first papers are drawn. The list says when it has
-        # drawn them; the timer is for a screen that shows none.
-        self.set_timer(GATE_S, self._load_rest)
-        if catalogue is not None:
-            self.flow.use_catalogue(catalogue, head=catalogue is self._catalogue.head)
-            self._shown = catalogue
-        else:
-            self.load(True)  # the first papers are shown as soon as they are read
+        self.start_up.first_frame()
 
     def on_result_list_drawn(self) -> None:
-        # The list draws a frame or two before the terminal gets the whole first screen.
-        self.set_timer(AFTER_FRAME_S, self._load_rest)
-
-    def _load_rest(self) -> None:
-        """Once the first papers are on screen: the papers not shown yet, then the index."""
-        self._catalogue.resume()
-        shown, self._shown = self._shown, None
-        if shown is not None:
-            self.load(not shown.complete, shown)
+        self.start_up.drawn()
 
     def show_times_in(self, setting: str) -> None:
         """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
@@ -199,40 +168,8 @@ class MainScreen(Screen[None]):
 
     # -- loading ----------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load(self, announce: bool, shown: Catalogue | None = None) -> None:
-        """Catalogue first (unless already shown), then the index (built if needed).
-
-        With ``announce``, what can be shown before the full catalogue is posted first
-        (the first screen of papers, a first run's first look), but ``shown``.
-        """
-        loader = Loader(
-            self._catalogue.result,
-            self._open_index,
-            self.post_message,
-            announce=announce,
-            early=lambda: self._catalogue.partials(shown),
-        )
-        loader.run()
-
     def on_loader_catalogue_loaded(self, message: Loader.CatalogueLoaded) -> None:
-        catalogue = message.catalogue
-        self.flow.use_catalogue(catalogue, head=catalogue is self._catalogue.head)
-
-    def swap_in(
-        self,
-        open_index: Callable[[], SearchIndex],
-        catalogue: Catalogue,
-        index: SearchIndex,
-        notice: str | None,
-    ) -> None:
-        """Use a catalogue and index built after ``paperscope update`` (from the palette)."""
-        old = self.flow.searcher.index if self.flow.searcher is not None else None
-        self._open_index = open_index
-        self.flow.use_catalogue(catalogue)
-        self.flow.index_ready(Loader.IndexReady(index, notice))
-        if old is not None and old is not index:
-            old.close()
+        self.start_up.loaded(message.catalogue)
 
     def on_loader_index_progress(self, message: Loader.IndexProgress) -> None:
         self.flow.index_progress(message)
@@ -347,15 +284,8 @@ class MainScreen(Screen[None]):
 
     def action_more_like_this(self) -> None:
         """Replace the list with the papers similar to the current one."""
-        paper = self.current_paper()
-        if paper is None:
-            return
-        if self.searcher is None or not self.searcher.ready:
-            self.notify("More like this needs the search index, which is still being built.")
-            return
-        self.listings.show(like_query(paper.id))
-        self.remove_class("-reading")
-        self.results.focus()
+        if (paper := self.current_paper()) is not None:
+            self.listings.more_like_this(paper)
 
     def action_cycle_sort(self) -> None:
         """Cycle the sort order: relevance, title, session time."""
@@ -364,74 +294,32 @@ class MainScreen(Screen[None]):
 
     def action_toggle_facets(self) -> None:
         """Show or hide the facet counts for the current query."""
-        panel = self.facet_panel
-        if panel is None:  # built the first time it is asked for: start-up stays light
-            panel = FacetPanel(id="facets")
-            self.query_one("#panes").mount(panel)
-        if panel.toggle():
-            if self.result is not None and self.result.facets:
-                panel.set_facets(self.result.facets)
-            panel.focus()
-            self.run_search()
-        else:
-            self.results.focus()
+        self.listings.toggle_facets()
 
     def on_facet_panel_chosen(self, message: FacetPanel.Chosen) -> None:
-        base = self.listings.base()
-        if message.query not in base.split():
-            self.box.value = f"{base} {message.query}".strip()
+        self.listings.add_facet(message.query)
 
-    def action_open_page(self) -> None:
-        """Open the paper's OpenReview page (or its virtual-site page) in a browser."""
+    def action_open(self, link: str) -> None:
+        """Open the paper's ``page`` (OpenReview or the virtual site), ``code`` or ``pdf``."""
         if (paper := self.current_paper()) is not None:
-            self.pane.open_page(paper)
-
-    def action_open_code(self) -> None:
-        """Open the paper's first code link in a browser."""
-        if (paper := self.current_paper()) is not None:
-            self.pane.open_code(paper)
-
-    def action_open_pdf(self) -> None:
-        """Open the paper's PDF on OpenReview in a browser."""
-        if (paper := self.current_paper()) is not None:
-            self.pane.open_pdf(paper)
+            self.pane.open_link(paper, link)
 
     def action_more_by_author(self) -> None:
         """List the papers of the current paper's first author (Backspace goes back)."""
-        paper = self.current_paper()
-        if paper is None:
-            return
-        query = author_query(paper)
-        if query is None:
-            self.notify("No author named for this paper.")
-            return
-        self.listings.show(query)
-        self.remove_class("-reading")
-        self.results.focus()
-
-    def action_export_reading_list(self) -> None:
-        """Open the reading list with its export dialog."""
-        self.library.open_reading_list(self.catalogue(), start="export")
-
-    def action_planner(self) -> None:
-        """Open the reading list's sessions view: bookmarks by day and session."""
-        self.library.open_reading_list(self.catalogue(), start="sessions")
+        if (paper := self.current_paper()) is not None:
+            self.listings.more_by_author(paper)
 
     def action_toggle_bookmark(self) -> None:
         """Bookmark the current paper, or remove its bookmark."""
         if (paper := self.current_paper()) is not None:
             self.library.toggle(paper)
 
-    def action_reading_list(self) -> None:
-        """Open the reading list screen."""
-        self.library.open_reading_list(self.catalogue())
+    def action_reading_list(self, start: str = "") -> None:
+        """Open the reading list screen (``start``: ``export`` or ``sessions`` opened in it)."""
+        self.library.open_reading_list(self.catalogue(), start=start or None)
 
-    def action_copy_citation(self) -> None:
-        """Copy the current paper's citation in the configured style."""
+    def action_cite(self, how: str) -> None:
+        """Copy the current paper's citation in the configured style (``pick``: choose one)."""
         if (paper := self.current_paper()) is not None:
-            self.library.copy_citation(paper, self.catalogue())
-
-    def action_pick_citation(self) -> None:
-        """Choose a citation format, then copy it."""
-        if (paper := self.current_paper()) is not None:
-            self.library.pick_citation(paper, self.catalogue())
+            cite = self.library.pick_citation if how == "pick" else self.library.copy_citation
+            cite(paper, self.catalogue())
