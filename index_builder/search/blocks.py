@@ -13,11 +13,13 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
+from hashlib import md5
 from operator import sub
 from pickle import dumps
 from typing import Any
 
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.filedb.filetables import md5_hash
 from whoosh.system import _INT_SIZE, pack_int, pack_long, pack_uint, unpack_int
 
 TermStats = tuple[float, int, int, int, float, int, int, int]
@@ -180,6 +182,8 @@ def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
     dbfile = table.dbfile
     position = dbfile.tell()
     hashfn, buckets, index, last = table.hashfn, table.buckets, table.index, table.lastkey
+    if hashfn is md5_hash:  # the same number, without a hex string in between
+        hashfn = _md5_low32
     chunks: list[bytes] = []
     for key, value in rows:
         if key <= last:
@@ -192,6 +196,11 @@ def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
         last = key
     dbfile.write(b"".join(chunks))
     table.lastkey = last
+
+
+def _md5_low32(key: bytes) -> int:
+    """``filetables.md5_hash``: the low 32 bits of the key's MD5, read from its bytes."""
+    return int.from_bytes(md5(key, usedforsecurity=False).digest()[-4:], "big")
 
 
 def term_info(stats: TermStats, offset: int, length: int) -> bytes:

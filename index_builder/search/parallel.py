@@ -28,9 +28,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from index_builder.search.segment import Gathered, Progress, SegmentBuilder, join, write
+from index_builder.search.segment import (
+    Gathered,
+    Progress,
+    SegmentBuilder,
+    join,
+    write,
+    write_docs,
+)
 
-OWN_SHARE = 0.42
+OWN_SHARE = 0.55
 """The part of the documents this process gathers when a worker takes the rest."""
 GATHER_SHARE = 0.6
 """The part of a build's progress given to gathering documents; writing gets the rest."""
@@ -81,6 +88,7 @@ def build(
             if progress and i % step == 0:
                 progress(int(total * GATHER_SHARE * i / split), total)
         gathered = builder.gathered()
+        write_docs(writer, gathered.docs)  # while the worker may still be busy
         if forked is not None:
             theirs = forked.result()
             if theirs is None:  # the worker failed: its share is built here

@@ -234,20 +234,27 @@ def join(first: Gathered, second: Gathered) -> Gathered:
     return Gathered(first.docbase, first.docs + second.docs, terms, first.words + second.words)
 
 
-def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> None:
-    """Write ``gathered`` (every document, from 0) through ``writer``, a new
-    ``SegmentWriter``, and commit it. ``progress(done, total)`` counts terms written."""
-    if gathered.docbase:
-        raise ValueError("a segment starts at document 0")
+def write_docs(writer: Any, docs: list[PerDoc]) -> None:
+    """Write the per-document values (stored id, field lengths) of the next documents."""
     schema = writer.schema
     perdoc = writer.perdocwriter
-    for docnum, fields in enumerate(gathered.docs):
-        perdoc.start_doc(docnum)
+    for fields in docs:
+        perdoc.start_doc(writer.docnum)
         for name, stored, length in fields:
             perdoc.add_field(name, schema[name], stored, length)
         perdoc.finish_doc()
-    writer.docnum = len(gathered.docs)
-    writer._added = bool(gathered.docs)
+        writer.docnum += 1
+        writer._added = True
+
+
+def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> None:
+    """Write ``gathered`` through ``writer``, a new ``SegmentWriter``, and commit it.
+
+    Its documents are written from the writer's next one (:func:`write_docs` may have
+    written the first ones already). ``progress(done, total)`` counts terms written."""
+    if gathered.docbase + len(gathered.docs) < writer.docnum:
+        raise ValueError("these documents do not follow those written")
+    write_docs(writer, gathered.docs[writer.docnum - gathered.docbase :])
     fieldwriter = writer.fieldwriter
     postfile, table = fieldwriter._postfile, fieldwriter._tindex
     fieldmap = fieldwriter._fieldmap
