@@ -41,17 +41,12 @@ _ROW_LENGTHS = struct.Struct("!ii")
 """A hash table row's key and value lengths (``whoosh.filedb.filetables``)."""
 
 
-class Postings:
-    """The postings of one term, in document order."""
-
-    __slots__ = ("ids", "lengths", "values", "weights")
-
-    def __init__(self) -> None:
-        self.ids: array[int] = array("I")
-        self.weights: array[float] = array("d")
-        self.values: list[bytes] = []
-        self.lengths = bytearray()
-        """The length byte of the field in each posting's document (0: not scorable)."""
+Postings = list[Any]
+"""The postings of one term in document order, flat: ``docnum, weight, value, length``
+four items a posting (one list a term: half the terms have one posting, and four
+arrays each cost more than the posting). ``length`` is the length byte of the field in
+the posting's document (0: not scorable)."""
+FIELDS_PER_POSTING = 4
 
 
 def encode_positions(positions: list[int]) -> bytes:
@@ -62,11 +57,12 @@ def encode_positions(positions: list[int]) -> bytes:
 
 def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, TermStats]:
     """One term's blocks as the codec writes them, and its statistics."""
-    ids, weights, values = postings.ids, postings.weights, postings.values
-    lengths = postings.lengths
-    count = len(ids)
+    count = len(postings) // FIELDS_PER_POSTING
     if count == 1:  # half the terms: the same bytes, without the loop
-        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
+        docnum, weight, value, length = postings
+        return _encode_single(docnum, weight, value, length, fixed_size)
+    ids, weights = postings[0::4], postings[1::4]
+    values, lengths = postings[2::4], postings[3::4]
     out = [WHOOSH3_HEADER_MAGIC]
     written = len(WHOOSH3_HEADER_MAGIC)
     last_block = written

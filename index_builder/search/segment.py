@@ -55,6 +55,7 @@ Encoded = list[Term]
 PerDoc = tuple[tuple[str, Any, int], ...]
 """A document's fields: ``(name, stored value or None, length)``."""
 Progress = Callable[[int, int], None]
+_SHARED_WEIGHTS = 64
 
 
 class NotSupported(ValueError):
@@ -91,6 +92,7 @@ class SegmentBuilder:
         self._positions_encoded: dict[tuple[int, ...], bytes] = {}
         self._frequency_encoded: dict[int, bytes] = {}
         self._generic: dict[tuple[str, str], Items] = {}
+        self._weights: dict[float, list[float]] = {}
 
     # -- gathering ---------------------------------------------------------------------
 
@@ -130,14 +132,13 @@ class SegmentBuilder:
         terms = self.terms.get(name)
         if terms is None:
             terms = self.terms[name] = {}
+        get = terms.get
         for term, _, weight, value in items:
-            postings = terms.get(term)
+            postings = get(term)
             if postings is None:
-                postings = terms[term] = Postings()
-            postings.ids.append(docnum)
-            postings.weights.append(weight)
-            postings.values.append(value)
-            postings.lengths.append(length_byte)
+                terms[term] = [docnum, weight, value, length_byte]
+            else:
+                postings += (docnum, weight, value, length_byte)
 
     def _positions(self, words: Words, stemming: bool, boost: float) -> Items:
         """As ``Positions.word_values``: positions per term, weight = frequency × boost."""
@@ -150,6 +151,9 @@ class SegmentBuilder:
             else:
                 found.append(pos)
         encoded = self._positions_encoded
+        weight_of = self._weights.get(boost)
+        if weight_of is None:  # shared floats: one per frequency, not one per posting
+            weight_of = self._weights[boost] = [n * boost for n in range(_SHARED_WEIGHTS)]
         items: Items = []
         for term, found in positions.items():
             key = tuple(found)
@@ -158,7 +162,8 @@ class SegmentBuilder:
                 value = encode_positions(found)
                 if len(found) <= 2:
                     encoded[key] = value
-            items.append((term, len(found), len(found) * boost, value))
+            n = len(found)
+            items.append((term, n, weight_of[n] if n < _SHARED_WEIGHTS else n * boost, value))
         return items
 
     def _combined(self, parts: list[Words], boost: float) -> Items:
