@@ -16,8 +16,8 @@ from __future__ import annotations
 import heapq
 from array import array
 from collections import OrderedDict
-from itertools import accumulate
-from operator import itemgetter
+from itertools import accumulate, compress, repeat
+from operator import le
 from typing import Any
 
 from whoosh import query as Q
@@ -30,9 +30,17 @@ from whoosh.util.numeric import byte_to_length
 Scores = dict[int, float]
 CACHE_POSTINGS = 3_000_000
 """Postings kept decoded (12 bytes each), least recently used dropped first."""
+CACHE_SCORES = 250_000
+"""Postings kept as ready score dicts too (about 90 bytes each), for the terms used last:
+a typed prefix's words and the words before it come back at every keystroke, and making
+the dict is most of the work of a broad word at 50,000 papers."""
 ASKED_CACHE = 32
 """Phrase and fuzzy results kept (their match sets are small)."""
 _LENGTH_OF_BYTE = [byte_to_length(b) if b else 1 for b in range(256)]
+
+
+def _best_first(ds: tuple[int, float]) -> tuple[float, int]:
+    return -ds[1], ds[0]
 
 
 class Unsupported(Exception):
@@ -50,14 +58,22 @@ def _tree_sum(values: list[float]) -> float:
 class FastScorer:
     """Scores and counts Whoosh queries for one open searcher (use under its lock)."""
 
-    def __init__(self, searcher: Any, cache_postings: int = CACHE_POSTINGS) -> None:
+    def __init__(
+        self,
+        searcher: Any,
+        cache_postings: int = CACHE_POSTINGS,
+        cache_scores: int = CACHE_SCORES,
+    ) -> None:
         self.searcher = searcher
         self.reader = searcher.reader()
         self.doc_count = self.reader.doc_count_all()
         self.cache_postings = cache_postings
+        self.cache_scores = cache_scores
         self._terms: OrderedDict[tuple[str, str], tuple[array[int], array[float]]]
         self._terms = OrderedDict()
         self._cached = 0
+        self._scores: OrderedDict[tuple[str, str], Scores] = OrderedDict()
+        self._scored = 0
         self._lengths: dict[str, bytes] = {}
         self._asked_cache: OrderedDict[str, Scores] = OrderedDict()
 
@@ -82,18 +98,19 @@ class FastScorer:
 
     @staticmethod
     def top(scores: Scores, limit: int) -> list[tuple[int, float]]:
-        """The ``limit`` best ``(doc, score)``: score descending, then doc number (as Whoosh)."""
+        """The ``limit`` best ``(doc, score)``: score descending, then doc number (as Whoosh).
+
+        The cut (the ``limit``-th best score) is found among the scores alone, and the
+        documents at or above it are picked in one C-level pass; ties at the cut are
+        settled by doc number, as Whoosh's collector does."""
         if limit <= 0 or not scores:
             return []
-        best = heapq.nlargest(limit, scores.items(), key=itemgetter(1))
-        if len(best) < limit:
-            return sorted(best, key=lambda ds: (-ds[1], ds[0]))
-        # Ties at the cut are settled by doc number, as Whoosh's collector does.
-        cut = best[-1][1]
-        above = [ds for ds in best if ds[1] > cut]
-        tied = sorted(d for d, s in scores.items() if s == cut)
-        above.sort(key=lambda ds: (-ds[1], ds[0]))
-        return above + [(d, cut) for d in tied[: limit - len(above)]]
+        if len(scores) <= limit:
+            return sorted(scores.items(), key=_best_first)
+        cut = heapq.nlargest(limit, scores.values())[-1]
+        picked = compress(scores.keys(), map(le, repeat(cut), scores.values()))
+        ranked = sorted(((d, scores[d]) for d in picked), key=_best_first)
+        return ranked[:limit]
 
     # -- the tree ---------------------------------------------------------------------
 
@@ -101,8 +118,7 @@ class FastScorer:
         if isinstance(q, Q.Term):
             if q.boost != 1.0:
                 raise Unsupported("boost")
-            ids, values = self._term(q.fieldname, q.text)
-            return dict(zip(ids, values, strict=True))
+            return self._term_scores(q.fieldname, q.text)
         if q is Q.NullQuery or type(q).__name__ == "_NullQuery":
             return {}
         if isinstance(q, Q.Every):
@@ -218,6 +234,23 @@ class FastScorer:
         return {hit.docnum: hit.score for hit in results}
 
     # -- one term ---------------------------------------------------------------------
+
+    def _term_scores(self, field: str, text: str) -> Scores:
+        """A term's documents and scores as a dict (shared: never change it)."""
+        key = (field, text)
+        found = self._scores.get(key)
+        if found is not None:
+            self._scores.move_to_end(key)
+            return found
+        ids, values = self._term(field, text)
+        found = dict(zip(ids, values, strict=True))
+        if len(found) <= self.cache_scores:
+            self._scores[key] = found
+            self._scored += len(found)
+            while self._scored > self.cache_scores:
+                _, old = self._scores.popitem(last=False)
+                self._scored -= len(old)
+        return found
 
     def _term(self, field: str, text: str) -> tuple[array[int], array[float]]:
         key = (field, text)

@@ -47,6 +47,13 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+def foreign_letters(word: str) -> dict[int, None]:
+    """A ``str.translate`` table deleting ``word``'s letters: what is left of another word
+    are letters ``word`` lacks, each one edit at least (:func:`edit_distance` is never less).
+    """
+    return dict.fromkeys(map(ord, word))
+
+
 class Vocabulary:
     """Words and how many papers use each, with prefix and near-word look-ups."""
 
@@ -110,10 +117,11 @@ class Vocabulary:
         found: list[tuple[int, str]] = []
         lo, hi = len(word) - maxdist, len(word) + maxdist
         start = bisect_left(self.sorted, word[0])
-        for term in self.sorted[start:]:
-            if not term.startswith(word[0]):
-                break
-            if lo <= len(term) <= hi:
+        end = bisect_left(self.sorted, word[0] + "\U0010ffff", lo=start)
+        foreign = foreign_letters(word)
+        for term in self.sorted[start:end]:
+            # A cheap bound first: most words of the letter have too many letters ``word`` lacks.
+            if lo <= len(term) <= hi and len(term.translate(foreign)) <= maxdist:
                 dist = edit_distance(word, term, maxdist)
                 if dist <= maxdist:
                     found.append((dist, term))

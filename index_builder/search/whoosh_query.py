@@ -29,7 +29,7 @@ from index_builder.search.syntax import (
     positive_leaves,
 )
 from index_builder.search.syntax import plain_words as plain_words_query
-from index_builder.search.vocabulary import Vocabulary
+from index_builder.search.vocabulary import Vocabulary, foreign_letters
 from index_builder.search.words import words
 
 DEFAULT_FIELDS = ("text",)
@@ -52,11 +52,12 @@ def _close_words(reader: Any, field: str, word: str, maxdist: int) -> list[tuple
     if not word:
         return found
     lo, hi = len(word) - maxdist, len(word) + maxdist
+    foreign = foreign_letters(word)
     for raw in reader.expand_prefix(field, word[0]):
         if not lo <= len(raw) <= hi + 4:
             continue
         term = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        if lo <= len(term) <= hi:
+        if lo <= len(term) <= hi and len(term.translate(foreign)) <= maxdist:
             dist = distance(word, term, limit=maxdist + 1)
             if dist <= maxdist:
                 found.append((dist, term))

@@ -173,11 +173,28 @@ def test_fast_highlights_on_word_edges(text: str) -> None:
 
 def test_a_tiny_postings_cache_changes_nothing(index: SearchIndex) -> None:
     index.ensure()
-    small = FastScorer(index._searcher, cache_postings=10)
+    small = FastScorer(index._searcher, cache_postings=10, cache_scores=50)
     for query, prefix in QUERIES:
         built, _ = _built(index, query, prefix)
-        assert small.matches(built) == index._scorer.matches(built), query
+        for _ in range(2):  # asked again: from what the small caches kept
+            assert small.matches(built) == index._scorer.matches(built), query
     assert small._cached <= max(10, max(len(ids) for ids, _ in small._terms.values()))
+    assert small._scored <= 50
+    assert sum(map(len, small._scores.values())) == small._scored
+
+
+def test_the_top_hits_settle_ties_at_the_cut_by_document() -> None:
+    scores = {9: 1.0, 3: 2.0, 7: 1.0, 1: 1.0, 5: 3.0, 2: 0.5}
+    assert FastScorer.top(scores, 4) == [(5, 3.0), (3, 2.0), (1, 1.0), (7, 1.0)]
+    assert FastScorer.top(scores, 10) == [
+        (5, 3.0),
+        (3, 2.0),
+        (1, 1.0),
+        (7, 1.0),
+        (9, 1.0),
+        (2, 0.5),
+    ]
+    assert FastScorer.top(scores, 0) == [] == FastScorer.top({}, 5)
 
 
 def test_a_reopened_index_starts_a_new_cache(tmp_path: Path) -> None:

@@ -1,0 +1,44 @@
+"""The vocabulary's near words ("did you mean"): the cheap letter bound never drops a word."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from index_builder.search.vocabulary import Vocabulary, edit_distance, foreign_letters
+
+LETTERS = st.text(alphabet="abcdeéxyz4", min_size=1, max_size=9)
+
+
+def _brute_near(vocab: Vocabulary, word: str, maxdist: int) -> list[tuple[int, str]]:
+    """Every word of the same first letter within ``maxdist`` edits, by the distance alone."""
+    found = []
+    for term in vocab.sorted:
+        if term[:1] == word[:1] and abs(len(term) - len(word)) <= maxdist:
+            dist = edit_distance(word, term, maxdist)
+            if dist <= maxdist:
+                found.append((dist, term))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LETTERS, min_size=1, max_size=40), LETTERS, st.integers(1, 2))
+def test_near_finds_what_the_distance_alone_finds(
+    terms: list[str], word: str, maxdist: int
+) -> None:
+    vocab = Vocabulary(dict.fromkeys(terms, 1))
+    assert vocab.near(word, maxdist) == _brute_near(vocab, word, maxdist)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LETTERS, LETTERS)
+def test_letters_a_word_lacks_never_exceed_the_distance(word: str, other: str) -> None:
+    lacking = len(other.translate(foreign_letters(word)))
+    assert lacking <= edit_distance(word, other, len(word) + len(other))
+
+
+def test_a_typo_is_found_and_unrelated_words_are_not() -> None:
+    vocab = Vocabulary({"reinforcement": 9, "regression": 5, "rl4rl": 1, "robust": 3})
+    assert vocab.near("reinforcment", 2) == [(1, "reinforcement")]
+    assert vocab.near("rl4rla", 2) == [(1, "rl4rl")]
+    assert vocab.near("zzz", 2) == []
