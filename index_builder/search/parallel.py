@@ -28,7 +28,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from index_builder.search.segment import (
     Gathered,
@@ -79,10 +79,10 @@ def build(
     schema = writer.schema
     total = len(docs)
     split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
-    forked: _Worker | None = None
-    if split < total:
-        forked = _Worker.start(scratch, lambda: _gather(schema, docs, split, total))
+    forked = _Worker(scratch) if split < total else None
     try:
+        if forked is not None:
+            forked.start(lambda: _gather(schema, docs, split, total))
         builder = SegmentBuilder(schema)
         step = max(1, split // 50)
         for i, doc in enumerate(docs[:split], 1):
@@ -118,33 +118,54 @@ def _gather(schema: Any, docs: Sequence[dict[str, str]], start: int, end: int) -
     return builder.gathered()
 
 
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+"""Signals held while forking: Python's at-fork hooks (``logging``'s lock) swallow an
+exception raised in them, so a Ctrl+C landing in the fork was lost and the build went on."""
+
+
 class _Worker:
     """A forked child computing one result into a file."""
 
-    def __init__(self, pid: int, path: Path) -> None:
-        self.pid = pid
-        self.path = path
+    def __init__(self, scratch: Path) -> None:
+        self.pid = 0
+        self.path = scratch / f".worker-{os.getpid()}-{threading.get_ident()}.pickle"
         self._done = False
 
-    @classmethod
-    def start(cls, scratch: Path, work: Callable[[], Any]) -> _Worker:
-        path = scratch / f".worker-{os.getpid()}-{threading.get_ident()}.pickle"
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            code = 1
-            try:
-                die_with_parent()
-                result = work()
-                tmp = path.with_suffix(".tmp")
-                with open(tmp, "wb") as out:
-                    pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, path)
-                code = 0
-            except BaseException:  # reported; the parent builds these fields instead
-                traceback.print_exc()
-            finally:
-                os._exit(code)
-        return cls(pid, path)
+    def start(self, work: Callable[[], Any]) -> None:
+        """Fork the child running ``work``. A signal that comes meanwhile is delivered
+        once the child's pid is known here (so :meth:`stop` can end it)."""
+        parent = os.getpid()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: never returns
+                self._run(work, held, parent)
+            self.pid = pid
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    def _run(
+        self, work: Callable[[], Any], held: set[int | signal.Signals], parent: int
+    ) -> NoReturn:
+        code = 1
+        try:
+            # Ctrl+C reaches the whole process group: the parent answers it and ends
+            # this child, which must not print a traceback of its own.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            die_with_parent()
+            if os.getppid() != parent:  # the parent ended before the request took effect
+                os._exit(1)
+            result = work()
+            tmp = self.path.with_suffix(".tmp")
+            with open(tmp, "wb") as out:
+                pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+            code = 0
+        except BaseException:  # reported; the parent builds these fields instead
+            traceback.print_exc()
+        finally:
+            os._exit(code)
 
     def result(self) -> Any | None:
         """Wait for the child; its result, or None when it failed."""
@@ -163,7 +184,7 @@ class _Worker:
 
     def stop(self) -> None:
         """Kill and reap the child if it is still running (the build was interrupted)."""
-        if self._done:
+        if self._done or not self.pid:
             return
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGKILL)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 from collections import Counter
 from pathlib import Path
@@ -172,6 +173,39 @@ def test_an_interrupted_build_leaves_no_worker(docs: list[dict[str, str]], tmp_p
     writer.cancel()
     ix.close()
     assert children() <= before  # the worker is gone, not even a zombie is left
+    assert not list(tmp_path.glob(".worker-*"))
+
+
+_SIGINT_AT_FORK = [False]
+
+
+def _sigint_if_asked() -> None:
+    if _SIGINT_AT_FORK[0]:
+        _SIGINT_AT_FORK[0] = False
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+# Runs in the parent right after every fork of this process (once asked for): Ctrl+C
+# arriving while the worker is forked, where Python's own at-fork hooks run.
+os.register_at_fork(after_in_parent=_sigint_if_asked)
+
+
+def test_a_ctrl_c_while_forking_the_worker_is_not_lost(
+    docs: list[dict[str, str]], tmp_path: Path
+) -> None:
+    assert parallel.can_fork(), "these tests run with one thread"
+    before = children()
+    ix = whoosh_index.create_in(str(tmp_path), make_schema())
+    writer = ix.writer(procs=1, compound=False)
+    _SIGINT_AT_FORK[0] = True
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            parallel.build(writer, docs, tmp_path, workers=2)
+    finally:
+        _SIGINT_AT_FORK[0] = False
+        writer.cancel()
+        ix.close()
+    assert children() <= before  # the worker forked meanwhile was ended
     assert not list(tmp_path.glob(".worker-*"))
 
 
