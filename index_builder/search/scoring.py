@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections import OrderedDict
 from itertools import accumulate, compress, repeat
 from operator import le
 from typing import Any
@@ -27,6 +26,8 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
 from whoosh.util.numeric import byte_to_length
 
+from index_builder.search.kept import Kept
+
 Scores = dict[int, float]
 CACHE_POSTINGS = 3_000_000
 """Postings kept decoded (12 bytes each), least recently used dropped first."""
@@ -35,7 +36,7 @@ CACHE_SCORES = 250_000
 a typed prefix's words and the words before it come back at every keystroke, and making
 the dict is most of the work of a broad word at 50,000 papers."""
 ASKED_CACHE = 32
-"""Phrase and fuzzy results kept (their match sets are small)."""
+"""Phrase and fuzzy results kept, counted as one each (their match sets are small)."""
 _LENGTH_OF_BYTE = [byte_to_length(b) if b else 1 for b in range(256)]
 
 
@@ -67,15 +68,10 @@ class FastScorer:
         self.searcher = searcher
         self.reader = searcher.reader()
         self.doc_count = self.reader.doc_count_all()
-        self.cache_postings = cache_postings
-        self.cache_scores = cache_scores
-        self._terms: OrderedDict[tuple[str, str], tuple[array[int], array[float]]]
-        self._terms = OrderedDict()
-        self._cached = 0
-        self._scores: OrderedDict[tuple[str, str], Scores] = OrderedDict()
-        self._scored = 0
+        self._terms: Kept[tuple[array[int], array[float]]] = Kept(cache_postings)
+        self._scores: Kept[Scores] = Kept(cache_scores)
         self._lengths: dict[str, bytes] = {}
-        self._asked_cache: OrderedDict[str, Scores] = OrderedDict()
+        self._asked_cache: Kept[Scores] = Kept(ASKED_CACHE)
 
     # -- whole queries ----------------------------------------------------------------
 
@@ -217,16 +213,11 @@ class FastScorer:
 
     def _asked(self, q: Any) -> Scores:
         """The matches of a phrase or fuzzy term, kept for the next keystroke."""
-        key = repr(q)
-        found = self._asked_cache.get(key)
+        found = self._asked_cache.get(repr(q))
         if found is None:
             simple = type(q) is Q.Phrase and q.slop == 1 and q.boost == 1.0 and len(q.words) > 1
             found = self._phrase(q.fieldname, q.words) if simple else self._whoosh(q)
-            self._asked_cache[key] = found
-            while len(self._asked_cache) > ASKED_CACHE:
-                self._asked_cache.popitem(last=False)
-        else:
-            self._asked_cache.move_to_end(key)
+            self._asked_cache.put(repr(q), found, 1)
         return found
 
     def _whoosh(self, q: Any) -> Scores:
@@ -237,34 +228,19 @@ class FastScorer:
 
     def _term_scores(self, field: str, text: str) -> Scores:
         """A term's documents and scores as a dict (shared: never change it)."""
-        key = (field, text)
-        found = self._scores.get(key)
-        if found is not None:
-            self._scores.move_to_end(key)
-            return found
-        ids, values = self._term(field, text)
-        found = dict(zip(ids, values, strict=True))
-        if len(found) <= self.cache_scores:
-            self._scores[key] = found
-            self._scored += len(found)
-            while self._scored > self.cache_scores:
-                _, old = self._scores.popitem(last=False)
-                self._scored -= len(old)
+        found = self._scores.get((field, text))
+        if found is None:
+            ids, values = self._term(field, text)
+            found = dict(zip(ids, values, strict=True))
+            self._scores.put((field, text), found, len(found))
         return found
 
     def _term(self, field: str, text: str) -> tuple[array[int], array[float]]:
-        key = (field, text)
-        found = self._terms.get(key)
-        if found is not None:
-            self._terms.move_to_end(key)
-            return found
-        ids, weights = self._postings(field, text)
-        found = (ids, self._score(field, text, ids, weights))
-        self._terms[key] = found
-        self._cached += len(ids)
-        while self._cached > self.cache_postings and len(self._terms) > 1:
-            _, (old, _) = self._terms.popitem(last=False)
-            self._cached -= len(old)
+        found = self._terms.get((field, text))
+        if found is None:
+            ids, weights = self._postings(field, text)
+            found = (ids, self._score(field, text, ids, weights))
+            self._terms.put((field, text), found, len(ids))
         return found
 
     def _postings(self, field: str, text: str) -> tuple[array[int], list[float]]:

@@ -178,9 +178,9 @@ def test_a_tiny_postings_cache_changes_nothing(index: SearchIndex) -> None:
         built, _ = _built(index, query, prefix)
         for _ in range(2):  # asked again: from what the small caches kept
             assert small.matches(built) == index._scorer.matches(built), query
-    assert small._cached <= max(10, max(len(ids) for ids, _ in small._terms.values()))
-    assert small._scored <= 50
-    assert sum(map(len, small._scores.values())) == small._scored
+    for kept, budget in ((small._terms, 10), (small._scores, 50)):
+        assert len(kept) >= 1 and (kept.size <= budget or len(kept) == 1)
+        assert kept.size == sum(size for _, size in kept._items.values())
 
 
 def test_the_top_hits_settle_ties_at_the_cut_by_document() -> None:
