@@ -35,7 +35,9 @@ class Kept(Generic[V]):
         return found[0]
 
     def put(self, key: Hashable, value: V, size: int) -> None:
-        """Keep ``value`` of ``size``, dropping the oldest beyond the budget."""
+        """Keep ``value`` of ``size`` (1 at least: empty values count too), dropping the
+        oldest beyond the budget."""
+        size = max(1, size)
         replaced = self._items.pop(key, None)
         if replaced is not None:
             self.size -= replaced[1]

@@ -27,3 +27,10 @@ def test_a_value_over_the_budget_is_kept_alone() -> None:
     kept.put("a", "A", 3)
     kept.put("big", "BIG", 50)
     assert (kept.get("a"), kept.get("big"), kept.size) == (None, "BIG", 50)
+
+
+def test_empty_values_count_so_they_cannot_pile_up() -> None:
+    kept: Kept[str] = Kept(3)
+    for word in ("qq", "qqq", "qqqq", "qqqqq"):  # words found nowhere: empty postings
+        kept.put(word, "", 0)
+    assert (len(kept), kept.size, kept.get("qq")) == (3, 3, None)
