@@ -1,4 +1,4 @@
-"""A real index whose first build is held halfway until the test lets it finish."""
+"""Indexes for TUI tests whose build is held: one never finishes, one finishes when let go."""
 
 from __future__ import annotations
 
@@ -8,6 +8,31 @@ from typing import Any
 
 from index_builder.search.engine import SearchIndex
 from tui.app import PaperScopeApp
+
+
+class UnbuiltIndex:
+    """An index that is never ready during the test: its build reports ``progress`` (in
+    percent), then waits until :attr:`release` (``hold_s`` at most) and fails."""
+
+    def __init__(self, *progress: int, hold_s: float = 30.0) -> None:
+        self.progress = progress
+        self.hold_s = hold_s
+        self.asked = threading.Event()
+        """Set once the app asks for the index."""
+        self.release = threading.Event()
+
+    def is_fresh(self) -> bool:
+        """Never fresh: the app always starts a build."""
+        return False
+
+    def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
+        """Report the progress given, wait for :attr:`release`, then fail."""
+        self.asked.set()
+        if progress is not None:
+            for percent in self.progress:
+                progress(percent, 100)
+        self.release.wait(self.hold_s)
+        raise RuntimeError("not built in this test")
 
 
 class GatedIndex:

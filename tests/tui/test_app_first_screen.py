@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from index_builder.catalogue.first_look import PEEK_SIZE, quick_table_papers
 from index_builder.catalogue.load import HEAD_SIZE, Catalogue
 from index_builder.model import Paper
 from index_builder.paths import Paths, bundled_sources
+from tests.helpers.held_index import UnbuiltIndex
 from tests.helpers.shared_builds import home_paths
 from tests.helpers.tui_helpers import main, settle, type_query, until
 from tui.app import PaperScopeApp
@@ -32,22 +33,6 @@ from tui.screens.main.search_flow import SearchFlow
 from tui.searching import Searcher
 
 pytestmark = pytest.mark.slow
-
-
-class HeldIndex:
-    """An index that is never ready during the test (searching uses the simple filter)."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-
-    def is_fresh(self) -> bool:
-        return False
-
-    def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
-        if progress is not None:
-            progress(0, 100)
-        self.release.wait(30)
-        raise RuntimeError("not built in this test")
 
 
 @pytest.fixture
@@ -80,7 +65,7 @@ async def test_warm_start_shows_the_head_then_the_catalogue(
     paths.config_dir.mkdir()
     paths.data_dir.mkdir()
     ctx = Context(paths=paths)
-    index = HeldIndex()
+    index = UnbuiltIndex(0)
     ctx._index = index  # type: ignore[assignment]
     preload = Preload(ctx.catalogue, ctx.quick_catalogue, ctx.peek_catalogue)
     held_back: list[bool] = []
@@ -133,7 +118,7 @@ async def test_first_run_peek_first_look_catalogue_and_substring_search(
     monkeypatch.setattr(index_builder.catalogue.merge, "build_papers", held_build)
     paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
     ctx = Context(paths=paths)
-    index = HeldIndex()
+    index = UnbuiltIndex(0)
     ctx._index = index  # type: ignore[assignment]
 
     def quick() -> Catalogue:

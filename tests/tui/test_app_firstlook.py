@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,28 +13,13 @@ import index_builder.catalogue.merge
 from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
 from index_builder.paths import Paths
+from tests.helpers.held_index import UnbuiltIndex
 from tests.helpers.tui_helpers import main, rendered_text, settle
 from tui.app import PaperScopeApp
 from tui.config import Config
 from tui.context import Context
 
 pytestmark = pytest.mark.slow
-
-
-class HeldIndex:
-    """An index that is never ready during the test (the catalogue is what is tested)."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.asked = threading.Event()
-
-    def is_fresh(self) -> bool:
-        return False
-
-    def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
-        self.asked.set()
-        self.release.wait(10)
-        raise RuntimeError("not built in this test")
 
 
 @pytest.mark.parametrize("first_frame_wait", [0.0, 10.0], ids=["after-frame", "in-frame"])
@@ -64,7 +49,7 @@ async def test_first_run_shows_titles_then_abstracts(
 
     monkeypatch.setattr(index_builder.catalogue.merge, "build_papers", held_build)
     paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
-    index = HeldIndex()
+    index = UnbuiltIndex(hold_s=10)
     ctx = Context(paths=paths)
     ctx._index = index  # type: ignore[assignment]
     app = PaperScopeApp(ctx, config=Config(path=paths.config_file))
