@@ -19,9 +19,7 @@ from index_builder.search.parallel import die_with_parent
 
 def main(argv: Sequence[str]) -> int:
     """The child: read the papers from stdin, build into ``argv[0]``, report on stdout."""
-    parent = os.getppid()
-    die_with_parent()
-    if os.getppid() != parent:  # the parent ended before the request took effect
+    if not die_with_parent(os.getppid()):
         return 1
     from index_builder.search.store import IndexStore
 

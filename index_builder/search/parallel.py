@@ -45,18 +45,19 @@ GATHER_SHARE = 0.6
 """The part of a build's progress given to gathering documents; writing gets the rest."""
 
 
-def die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent ends (elsewhere: nothing)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
+def die_with_parent(parent: int) -> bool:
+    """Ask Linux to kill this process when its parent ends (elsewhere: nothing); False
+    when ``parent`` (its pid, read before) ended before the request took effect."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    except (OSError, AttributeError):
-        return
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    return os.getppid() == parent
 
 
 def can_fork() -> bool:
@@ -153,8 +154,7 @@ class _Worker:
             # this child, which must not print a traceback of its own.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            die_with_parent()
-            if os.getppid() != parent:  # the parent ended before the request took effect
+            if not die_with_parent(parent):
                 os._exit(1)
             result = work()
             tmp = self.path.with_suffix(".tmp")
