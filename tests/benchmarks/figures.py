@@ -64,7 +64,17 @@ def _terminal_figures(
             budget=1.2,
             check="ratio",
             note=timeouts(warm.app),
-        )
+        ),
+        Figure(
+            "warm_start_lean",
+            "1b. warm start → titles, ÷ lean floor",
+            "s",
+            ok(warm.app),
+            "lean floor",
+            ok(warm.lean),
+            check="ratio",
+            note="the floor stopping at its 60th title (stricter; no budget)",
+        ),
     ]
     first = startup.first_runs(spotter, 1 if quick else runs)
     out.append(

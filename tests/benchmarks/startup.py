@@ -48,9 +48,9 @@ def paperscope_cmd(*args: str) -> list[str]:
     return [str(script), *args] if script.exists() else [sys.executable, "-m", "tui", *args]
 
 
-def floor_cmd(table: Path) -> list[str]:
-    """The floor app on ``table``."""
-    return [sys.executable, str(FLOOR), str(table)]
+def floor_cmd(table: Path, *, lean: bool = False) -> list[str]:
+    """The floor app on ``table`` (``lean``: stopping at the 60th poster, see floor_app.py)."""
+    return [sys.executable, str(FLOOR), str(table), *(["--lean"] if lean else [])]
 
 
 def term_env(home: Path) -> dict[str, str]:
@@ -78,20 +78,26 @@ def time_to_titles(
 
 @dataclass
 class StartRuns:
-    """Warm start samples of both programs, seconds (None: timed out)."""
+    """Warm start samples of the floor, the lean floor and the app, seconds (None: timed out)."""
 
     floor: list[float | None] = field(default_factory=list)
+    lean: list[float | None] = field(default_factory=list)
     app: list[float | None] = field(default_factory=list)
 
 
 def warm_starts(table: Path, home: Path, spotter: Spotter, runs: int, *args: str) -> StartRuns:
     """``runs`` launches of each, interleaved, after one untimed launch of each."""
     out = StartRuns()
-    time_to_titles(floor_cmd(table), home, spotter)
-    time_to_titles(paperscope_cmd(*args), home, spotter)
+    programs = (
+        (out.floor, floor_cmd(table)),
+        (out.lean, floor_cmd(table, lean=True)),
+        (out.app, paperscope_cmd(*args)),
+    )
+    for _, cmd in programs:
+        time_to_titles(cmd, home, spotter)
     for _ in range(runs):
-        out.floor.append(time_to_titles(floor_cmd(table), home, spotter))
-        out.app.append(time_to_titles(paperscope_cmd(*args), home, spotter))
+        for samples, cmd in programs:
+            samples.append(time_to_titles(cmd, home, spotter))
     return out
 
 
