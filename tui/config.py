@@ -19,11 +19,9 @@ survive) and atomically.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from index_builder.atomic import write_atomic
 from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
@@ -53,6 +51,8 @@ def load_config(path: Path | None) -> Config:
     config = Config(path=path)
     if path is None or not path.exists():
         return config
+    import tomllib  # only with a config file: not on a plain start's way to its first frame
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -104,6 +104,8 @@ def save_timezone(path: Path, setting: str) -> None:
 
 
 def _save_top_key(path: Path, pattern: re.Pattern[str], line: str) -> None:
+    from index_builder.atomic import write_atomic  # saving is rare: not at start-up
+
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

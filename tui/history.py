@@ -2,16 +2,14 @@
 
 Kept in ``search_history.json`` in the per-user data folder (a JSON list, oldest
 first), at most :data:`LIMIT` queries, each written atomically. A missing or broken
-file is an empty history: the app never fails over it. Plain Python, no Textual.
+file is an empty history: the app never fails over it. The file is read when the
+history is first used, not while the app draws its first frame. Plain Python, no Textual.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
-
-from index_builder.atomic import write_atomic
 
 LIMIT = 200
 """Most queries kept; the oldest go first."""
@@ -26,9 +24,16 @@ class SearchHistory:
     def __init__(self, path: Path | None, limit: int = LIMIT) -> None:
         self.path = path
         self.limit = limit
-        self.queries: list[str] = _read(path)[-limit:] if path is not None else []
+        self._queries: list[str] | None = None if path is not None else []
         self._at: int | None = None
         self._draft = ""
+
+    @property
+    def queries(self) -> list[str]:
+        """The queries kept, oldest first (the file is read on first use)."""
+        if self._queries is None:
+            self._queries = _read(self.path)[-self.limit :] if self.path is not None else []
+        return self._queries
 
     @property
     def browsing(self) -> bool:
@@ -70,8 +75,12 @@ class SearchHistory:
         if self.queries and self.queries[-1] == text:
             return
         kept = [q for q in self.queries if q != text][-(self.limit - 1) :]
-        self.queries = [*kept, text]
+        self._queries = [*kept, text]
         if self.path is not None:
+            import json
+
+            from index_builder.atomic import write_atomic
+
             # A read-only data folder loses only the history, never the search.
             with contextlib.suppress(OSError):
                 write_atomic(self.path, json.dumps(self.queries, ensure_ascii=False, indent=0))
@@ -79,6 +88,8 @@ class SearchHistory:
 
 def _read(path: Path) -> list[str]:
     """The queries stored at ``path``; nothing for a missing, unreadable or foreign file."""
+    import json  # on first use of the history, after the first frame
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):

@@ -15,19 +15,21 @@ Global: --timezone venue|local|ZONE shows times in that zone for one command.
 
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
-from tui.cli.common import Command, add_source_options
 from tui.cli.output import error
 from tui.context import Context
 
 if TYPE_CHECKING:
+    import argparse
+
+    from tui.cli.common import Command
     from tui.peek import ForkedPeek
 
 COMMANDS = frozenset(
@@ -37,6 +39,10 @@ COMMANDS = frozenset(
 
 def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     """The argument parser, with every sub-command registered when ``commands`` is true."""
+    import argparse
+
+    from tui.cli.common import add_source_options
+
     parser = argparse.ArgumentParser(
         prog="paperscope",
         description="Browse the papers of ICML 2026 from a terminal.",
@@ -58,8 +64,14 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
+BARE: dict[str, Any] = {"source": None, "no_bundled": False, "timezone": None}
+"""What the parser gives for bare ``paperscope`` (a test holds the two together)."""
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """Parse ``argv``; bare ``paperscope`` skips importing the sub-commands (start-up is timed)."""
+    if not argv:  # no argparse at all on the way to the TUI's first frame
+        return cast("argparse.Namespace", SimpleNamespace(**BARE))
     if not COMMANDS.intersection(argv) and not {"-h", "--help"}.intersection(argv):
         args, rest = build_parser(commands=False).parse_known_args(argv)
         if not rest:

@@ -7,7 +7,6 @@ control, C1 and bidi-override character written as a ``\\uXXXX`` escape.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import Any, TextIO
@@ -21,6 +20,8 @@ _UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u
 
 def dumps(data: Any, *, indent: int | None = None) -> str:
     """JSON text that is valid, lossless, readable UTF-8 and inert in a terminal."""
+    import json  # not on the TUI's way to its first frame
+
     text = json.dumps(data, ensure_ascii=False, indent=indent)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Label, ProgressBar
+from textual.widgets import Label
 
 NARROW_STATUS = 96
 
@@ -54,6 +54,8 @@ class StatusBar(Horizontal):
         self.set_class(self.building, "-building")
         if progress is not None:
             done, total = progress
+            from textual.widgets import ProgressBar  # a first run's (or rebuild's) only
+
             bars = list(self.query(ProgressBar).results(ProgressBar))
             if bars:
                 bars[0].update(total=max(total, 1), progress=done)

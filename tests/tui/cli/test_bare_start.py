@@ -1,0 +1,31 @@
+"""Bare ``paperscope`` on its way to the first frame: the parser's defaults, and what it
+leaves unimported (start-up is a budget: PRODUCT.md, issue 14)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tui.cli.main import BARE, build_parser, parse
+
+
+def test_bare_arguments_are_what_the_parser_gives() -> None:
+    assert vars(parse([])) == vars(build_parser(commands=False).parse_args([])) == BARE
+
+
+def test_the_way_to_the_first_frame_leaves_the_rest_unimported() -> None:
+    # What a plain start imports before its first frame: the command line, the app and
+    # its screens. The index (Whoosh), the reading list (SQLite), the config parser, the
+    # argument parser and JSON come later, or with a command or a config file that needs them.
+    code = (
+        "import sys\n"
+        "from tui.cli.main import parse, make_context\n"
+        "import tui.app\n"
+        "args = parse([])\n"
+        "print(','.join(sorted(m for m in ('whoosh', 'sqlite3', 'tomllib', 'argparse', "
+        "'json', 'textual.widgets._progress_bar') if m in sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""
