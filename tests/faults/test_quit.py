@@ -164,10 +164,27 @@ def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
     shell.keys("Escape")
     assert wait_for(lambda: "Search" in shell.screen(), 5)
-    time.sleep(0.3)  # Esc then q at once would read as Alt+q
+    time.sleep(0.3)  # Esc alone first: back to the list, then q as a key of its own
     shell.keys("q")
     assert_quit_cleanly(shell)
     assert_next_start_builds(shell.home)
+
+
+def test_esc_q_half_a_second_after_start_gives_the_prompt_within_a_second(
+    shell: Shell,
+) -> None:
+    # The search box has the focus at start, where q is a letter of the query: Esc
+    # leaves it. Sent in one go, the two reach the app as the bytes of Alt+q (often
+    # before it reads its first key), which the box takes as the Esc and q they were.
+    shell.run_app()
+    time.sleep(0.5)  # the point of the test: this moment of a first start
+    pressed = time.monotonic()
+    shell.keys("Escape", "q")
+    assert wait_for(lambda: exited(shell), 1.0), (time.monotonic() - pressed, shell.screen())
+    screen = shell.screen()
+    assert "EXIT=0" in screen and "Traceback" not in screen, screen
+    assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
+    assert indexfiles.read_marker(shell.home / "cache" / "index") is None
 
 
 def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:

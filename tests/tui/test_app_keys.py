@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual._xterm_parser import XTermParser
+
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.help import HelpScreen
 from tui.searching import like_query
@@ -82,6 +84,25 @@ async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) ->
         assert app.is_running and app.screen is screen
         assert screen.sort == "relevance"
         assert screen.results.cursor == 0
+
+
+async def test_esc_and_a_letter_read_together_act_as_both_keys(make_app: AppFactory) -> None:
+    # Esc pressed just before j (over SSH, in tmux, before the app reads its keys) reaches
+    # the app as the bytes of Alt+j: the terminal's own parser is fed them here.
+    parser = XTermParser()
+    sent = [*parser.feed("\x1bj"), *parser.feed("")]
+    assert [getattr(e, "key", None) for e in sent] == ["alt+j"]
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "massart noise")
+        second = screen.results.hits[1]
+        for event in sent:
+            app.post_message(event)
+        await settle(pilot)
+        assert screen.box.value == "massart noise"
+        assert app.focused is screen.results
+        assert screen.view.paper == second.paper
 
 
 async def test_m_lists_similar_papers_and_escape_returns(make_app: AppFactory) -> None:

@@ -5,6 +5,11 @@ newest, the text typed before); Down when not stepping through the history is le
 to the screen (it moves to the result list).
 ``?`` typed into the empty box opens the help (as the placeholder says); typed
 after other text it is a character of the query.
+
+``Esc`` then a letter sent together reach the app as one Alt+letter (the terminal
+sends both as the same bytes: ``Esc`` pressed quickly before ``j`` over SSH, inside
+tmux, or before the app reads its first keys). The box has no Alt keys of its own,
+so it acts on them as the two keys they were: back to the list, then the letter.
 """
 
 from __future__ import annotations
@@ -32,7 +37,21 @@ class SearchBox(Input):
         self.value = query
         self.cursor_position = len(query)
 
+    async def _escape_then(self, letter: str) -> None:
+        """Act on ``Esc`` (whatever it is bound to here), then on ``letter`` where it leads."""
+        escape = self.screen.active_bindings.get("escape")
+        if escape is not None and escape.enabled:
+            await self.app.run_action(escape.binding.action, escape.node)
+        # After the focus change Esc asked for (queued the same way, so it comes first).
+        self.app.call_later(self.app.simulate_key, letter)
+
     async def _on_key(self, event: events.Key) -> None:
+        letter = event.character or ""
+        if event.key.startswith("alt+") and len(letter) == 1 and letter.isalnum():
+            event.stop()
+            event.prevent_default()
+            await self._escape_then(letter)
+            return
         # "/" is the key that focuses the box; typed into an empty box it would only
         # start the query with a stray character.
         if event.character == "/" and not self.value:
