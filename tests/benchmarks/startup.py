@@ -171,33 +171,41 @@ def first_runs(spotter: Spotter, runs: int) -> list[FirstRun]:
     return out
 
 
-QUIT_MOMENTS = ("ctrl+c 0.5 s after launch", "q once the titles show", "ctrl+c mid-build")
+QUIT_MOMENTS = (
+    "ctrl+c 0.5 s after launch",
+    "esc q 0.5 s after launch",
+    "q once the titles show",
+    "ctrl+c mid-build",
+)
 
 
 def quit_times(spotter: Spotter, runs: int) -> dict[str, list[float | None]]:
     """Seconds from the quitting key to the shell's turn (``__EXITED__``), on empty homes.
 
-    Three moments of a first run: Ctrl+C 0.5 s after launch (still starting), ``Esc`` then
-    ``q`` as soon as titles show (catalogue and build under way), Ctrl+C once the status
-    line says the index is building.
+    Four moments of a first run: Ctrl+C 0.5 s after launch (still starting); ``Esc`` and
+    ``q`` in one go 0.5 s after launch (they reach the app together, as Alt+q); ``Esc``,
+    then ``q`` on its own, as soon as titles show (catalogue and build under way); Ctrl+C
+    once the status line says the index is building.
     """
     out: dict[str, list[float | None]] = {m: [] for m in QUIT_MOMENTS}
     exited = _present("__EXITED__")
+    early, together, shown, building = QUIT_MOMENTS
+    keys = {early: ("C-c",), together: ("Escape", "q"), shown: ("q",), building: ("C-c",)}
     for _ in range(runs):
         for moment in QUIT_MOMENTS:
             home = Path(tempfile.mkdtemp(prefix="psbench-quit-"))
             try:
                 with Terminal(paperscope_cmd(), term_env(home)) as term:
-                    if moment == QUIT_MOMENTS[0]:
+                    if moment in (early, together):
                         time.sleep(max(0.0, term.started + 0.5 - time.perf_counter()))
-                    elif moment == QUIT_MOMENTS[1]:
+                    elif moment == shown:
                         term.wait(spotter.shows(), TIMEOUT_S)
                         term.send_key("Escape")
-                        time.sleep(0.3)  # Esc and q together read as Alt+q
+                        time.sleep(0.3)  # Esc on its own first, then q as a key of its own
                     else:
                         term.wait(_present("building index"), TIMEOUT_S)
                     sent = time.perf_counter()
-                    term.send_key("q" if moment == QUIT_MOMENTS[1] else "C-c")
+                    term.send_key(*keys[moment])
                     out[moment].append(term.wait(exited, 10.0, since=sent))
             finally:
                 shutil.rmtree(home, ignore_errors=True)

@@ -63,9 +63,9 @@ class Terminal:
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
         return sent
 
-    def send_key(self, key: str) -> None:
-        """Send one named key (``Escape``, ``C-u``, ``q``)."""
-        subprocess.run([*self._tmux, "send-keys", "-t", self.name, key], check=True)
+    def send_key(self, *keys: str) -> None:
+        """Send named keys (``Escape``, ``C-u``, ``q``) in one go."""
+        subprocess.run([*self._tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def program_pid(self) -> int | None:
         """The pid of the program (the child of the pane's shell), once it runs."""
