@@ -14,6 +14,11 @@ with one thread (the app's build child, the command line, the benchmark); elsewh
 build runs here alone. A worker that fails or is killed is not fatal: its share is then
 built here. The worker asks Linux to end it with its parent, and the parent kills it when
 it is interrupted.
+
+A Ctrl+C during the build always ends it: Python drops a KeyboardInterrupt raised where
+it cannot propagate (in an at-fork hook, a finaliser, a weakref callback), so the build
+also notes each SIGINT it sees and stops at its next step when one was noted
+(:func:`noticed_interrupts`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import sys
 import threading
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -81,35 +86,70 @@ def build(
     total = len(docs)
     split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
     forked = _Worker(scratch) if split < total else None
-    try:
-        if forked is not None:
-            forked.start(lambda: _gather(schema, docs, split, total))
-        builder = SegmentBuilder(schema)
-        step = max(1, split // 50)
-        for i, doc in enumerate(docs[:split], 1):
-            builder.add(doc)
-            if progress and i % step == 0:
-                progress(int(total * GATHER_SHARE * i / split), total)
-        gathered = builder.gathered()
-        write_docs(writer, gathered.docs)  # while the worker may still be busy
-        if forked is not None:
-            theirs = forked.result()
-            if theirs is None:  # the worker failed: its share is built here
-                theirs = _gather(schema, docs, split, total)
-            gathered = join(gathered, theirs)
-        if progress:
-            progress(int(total * GATHER_SHARE), total)
-
-        def writing(done: int, of: int) -> None:
+    with noticed_interrupts() as checkpoint:
+        try:
+            if forked is not None:
+                forked.start(lambda: _gather(schema, docs, split, total))
+            builder = SegmentBuilder(schema)
+            step = max(1, split // 50)
+            for i, doc in enumerate(docs[:split], 1):
+                builder.add(doc)
+                if i % step == 0:
+                    checkpoint()
+                    if progress:
+                        progress(int(total * GATHER_SHARE * i / split), total)
+            gathered = builder.gathered()
+            write_docs(writer, gathered.docs)  # while the worker may still be busy
+            if forked is not None:
+                theirs = forked.result()
+                if theirs is None:  # the worker failed: its share is built here
+                    theirs = _gather(schema, docs, split, total)
+                gathered = join(gathered, theirs)
+            checkpoint()
             if progress:
-                share = GATHER_SHARE + (1 - GATHER_SHARE) * done / max(1, of)
-                progress(min(total - 1, int(total * share)), total)
+                progress(int(total * GATHER_SHARE), total)
 
-        write(writer, gathered, writing)
-    finally:
-        if forked is not None:
-            forked.stop()
+            def writing(done: int, of: int) -> None:
+                checkpoint()
+                if progress:
+                    share = GATHER_SHARE + (1 - GATHER_SHARE) * done / max(1, of)
+                    progress(min(total - 1, int(total * share)), total)
+
+            write(writer, gathered, writing)
+        finally:
+            if forked is not None:
+                forked.stop()
     return gathered.words
+
+
+@contextlib.contextmanager
+def noticed_interrupts() -> Iterator[Callable[[], None]]:
+    """Note every SIGINT while the block runs; yields a check that raises KeyboardInterrupt
+    once one was noted, whether or not its own exception got through.
+
+    The handler in place still runs (it raises KeyboardInterrupt by default). Outside the
+    main thread, or where SIGINT is ignored or left to the system, nothing changes.
+    """
+    seen: list[int] = []
+
+    def checkpoint() -> None:
+        if seen:
+            raise KeyboardInterrupt
+
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield checkpoint
+        return
+
+    def noting(signum: int, frame: Any) -> Any:
+        seen.append(signum)
+        return previous(signum, frame)
+
+    signal.signal(signal.SIGINT, noting)
+    try:
+        yield checkpoint
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _gather(schema: Any, docs: Sequence[dict[str, str]], start: int, end: int) -> Gathered:
@@ -136,8 +176,11 @@ class _Worker:
         """Fork the child running ``work``. A signal that comes meanwhile is delivered
         once the child's pid is known here (so :meth:`stop` can end it)."""
         parent = os.getpid()
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+        # The mask as it is (a signal already caught is raised here, before any change),
+        # then held: blocking can raise too, after the mask changed.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
             pid = os.fork()
             if pid == 0:  # the child: never returns
                 self._run(work, held, parent)

@@ -206,9 +206,40 @@ def test_a_ctrl_c_while_forking_the_worker_is_not_lost(
             parallel.build(writer, docs, tmp_path, workers=2)
     finally:
         _SIGINT_AT_FORK[0] = False
-        writer.cancel()
+        if not writer.is_closed:
+            writer.cancel()
         ix.close()
     assert children() <= before  # the worker forked meanwhile was ended
+    assert not list(tmp_path.glob(".worker-*"))
+
+
+def test_a_ctrl_c_whose_exception_was_dropped_still_ends_the_build(
+    docs: list[dict[str, str]], tmp_path: Path
+) -> None:
+    # Python drops a KeyboardInterrupt raised where it cannot propagate (an at-fork hook,
+    # a finaliser); a handler that returns without raising stands in for that here.
+    sent: list[int] = []
+
+    def once(done: int, total: int) -> None:
+        if not sent:
+            sent.append(done)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    before = children()
+    ix = whoosh_index.create_in(str(tmp_path), make_schema())
+    writer = ix.writer(procs=1, compound=False)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            parallel.build(writer, docs, tmp_path, progress=once, workers=2)
+        assert not writer.is_closed  # stopped before the commit
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if not writer.is_closed:
+            writer.cancel()
+        ix.close()
+    assert sent and signal.getsignal(signal.SIGINT) is previous
+    assert children() <= before
     assert not list(tmp_path.glob(".worker-*"))
 
 
