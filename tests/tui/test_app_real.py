@@ -61,7 +61,8 @@ async def test_every_hit_of_diffusion_is_reachable(
     warm_home: Path, tmp_path: Path, sort: SortKey
 ) -> None:
     app = real_app(warm_home, tmp_path)
-    async with app.run_test(size=(120, 36)) as pilot:
+    # A tall terminal: a page is ~40 rows, so paging to the end takes a dozen keys, not 30.
+    async with app.run_test(size=(120, 90)) as pilot:
         await ready(pilot)
         screen = await type_query(pilot, "diffusion")
         assert screen.searcher is not None and screen.searcher.index is not None
