@@ -7,7 +7,7 @@ dataclasses are what passes between them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
@@ -39,11 +39,18 @@ class Event:
     room: str = ""
     poster_position: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data (:func:`dataclasses.asdict`'s result)."""
+        return {name: getattr(self, name) for name in _EVENT_FIELDS}
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
-        """Rebuild an event from its :func:`dataclasses.asdict` form; unknown keys are ignored."""
+        """Rebuild an event from its :meth:`to_json` form; unknown keys are ignored."""
         names = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+_EVENT_FIELDS = tuple(f.name for f in fields(Event))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +125,15 @@ class Paper:
         return replace(self, **defaults)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data (lists, not tuples)."""
-        data = asdict(self)
-        for key, value in data.items():
+        """The record as JSON-ready data (lists, not tuples): :func:`dataclasses.asdict`'s
+        result, built without its deep copy (every value here is immutable; a dump of
+        the bundled papers spent most of its time copying)."""
+        data: dict[str, Any] = {}
+        for name in _PAPER_FIELDS:
+            value = getattr(self, name)
             if isinstance(value, tuple):
-                data[key] = list(value)
+                value = [v.to_json() if isinstance(v, Event) else v for v in value]
+            data[name] = value
         return data
 
     @classmethod
@@ -144,6 +155,9 @@ def filled(first: _D, second: _D) -> _D:
     """``first`` with each empty field (``""``, ``()``, ``None``, false) taken from ``second``."""
     values = {f.name: getattr(first, f.name) or getattr(second, f.name) for f in fields(first)}
     return replace(first, **values)
+
+
+_PAPER_FIELDS = tuple(f.name for f in fields(Paper))
 
 
 @dataclass(frozen=True, slots=True)

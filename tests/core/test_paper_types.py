@@ -48,6 +48,18 @@ def test_paper_json_round_trip_gives_tuples() -> None:
     assert Paper.from_json(data) == paper
 
 
+def test_paper_json_is_asdict_with_lists() -> None:
+    from tests.helpers.search_papers import PAPERS
+
+    events = (Event("poster", "S", "2026-07-14T10:00:00+09:00", event_id=3), Event("oral"))
+    for paper in (*PAPERS, Paper("7", "T", authors=("A", "B"), events=events)):
+        expected = {
+            k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(paper).items()
+        }
+        assert paper.to_json() == expected
+        assert list(paper.to_json()) == list(expected)
+
+
 def test_cleared_and_filled() -> None:
     paper = Paper("7", "T", title_raw="T", authors=("A",), url="u", oral=True, event_id=7)
     cleared = paper.cleared("authors", "url", "oral", "event_id")
