@@ -67,7 +67,7 @@ def _terminal_figures(
         ),
         Figure(
             "warm_start_lean",
-            "1b. warm start → titles, ÷ lean floor",
+            "1′. warm start → titles, ÷ lean floor",
             "s",
             ok(warm.app),
             "lean floor",
