@@ -27,6 +27,7 @@ from index_builder.search.vocabulary import Vocabulary
 from index_builder.search.words import iter_words, positioned_words
 from tests.benchmarks.corpus import generate
 from tests.helpers.search_papers import PAPERS
+from tests.helpers.shared_builds import build_once
 
 FIXTURE_PAPERS = Path(__file__).resolve().parents[2] / "fixtures" / "analysis" / "papers.json"
 
@@ -93,9 +94,13 @@ def read_all(folder: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def whoosh_folder(docs: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("whoosh")
-    whoosh_build(folder, docs)
-    return folder
+    """Whoosh's own index of ``docs``: built once per run for every worker (read only)."""
+
+    def build(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        whoosh_build(folder, docs)
+
+    return build_once(tmp_path_factory, "whoosh-own-segment", build)
 
 
 @pytest.fixture(scope="module")
