@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.events import Key
 from textual.screen import Screen
 
 from tui.config import Config, load_config, save_theme
@@ -31,6 +32,7 @@ from tui.loading import Preload
 from tui.quitting import quit_now, run_until_quit
 from tui.screens.main.screen import MainScreen
 from tui.services import Services, open_in_browser
+from tui.widgets.search_box import alt_letter, escape_then
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -216,6 +218,13 @@ class PaperScopeApp(App[int]):
         catalogue = self.preload.wait(0)
         lookup = catalogue.get if catalogue is not None else None
         self.push_screen(WhatsOnScreen(bookmarks, lookup, self.zone_setting))
+
+    async def on_key(self, event: Key) -> None:
+        """Alt+letter that no widget took: ``Esc`` then the letter, read together."""
+        if letter := alt_letter(event):
+            event.stop()
+            event.prevent_default()
+            await escape_then(self.screen.focused or self.screen, letter)
 
     # -- actions ----------------------------------------------------------------------------
 

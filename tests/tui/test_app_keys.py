@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual._xterm_parser import XTermParser
 
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
@@ -86,23 +87,39 @@ async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) ->
         assert screen.results.cursor == 0
 
 
-async def test_esc_and_a_letter_read_together_act_as_both_keys(make_app: AppFactory) -> None:
+def read_together(keys: str) -> list[events.Key]:
+    """The key events a terminal's bytes give when the app reads them in one go."""
+    parser = XTermParser()
+    return [e for e in [*parser.feed(keys), *parser.feed("")] if isinstance(e, events.Key)]
+
+
+async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFactory) -> None:
     # Esc pressed just before j (over SSH, in tmux, before the app reads its keys) reaches
     # the app as the bytes of Alt+j: the terminal's own parser is fed them here.
-    parser = XTermParser()
-    sent = [*parser.feed("\x1bj"), *parser.feed("")]
-    assert [getattr(e, "key", None) for e in sent] == ["alt+j"]
+    assert [e.key for e in read_together("\x1bj")] == ["alt+j"]
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "massart noise")
-        second = screen.results.hits[1]
-        for event in sent:
+        screen = await ready(pilot)
+        assert app.focused is screen.box and len(screen.results.hits) > 3
+        for event in read_together("\x1bjj"):  # Esc j j: Alt+j, then a plain j
             app.post_message(event)
         await settle(pilot)
-        assert screen.box.value == "massart noise"
+        assert screen.box.value == ""
         assert app.focused is screen.results
-        assert screen.view.paper == second.paper
+        assert screen.results.cursor == 2
+        assert screen.view.paper == screen.results.hits[2].paper
+
+
+async def test_esc_and_q_read_together_in_the_list_quit(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape")
+        assert app.focused is screen.results
+        for event in read_together("\x1bq"):
+            app.post_message(event)
+        await settle(pilot)
+    assert app.return_code == 0
 
 
 async def test_m_lists_similar_papers_and_escape_returns(make_app: AppFactory) -> None:

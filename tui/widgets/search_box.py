@@ -15,9 +15,27 @@ so it acts on them as the two keys they were: back to the list, then the letter.
 from __future__ import annotations
 
 from textual import events
+from textual.dom import DOMNode
 from textual.widgets import Input
 
 from tui.history import SearchHistory
+
+
+def alt_letter(event: events.Key) -> str:
+    """The letter of an Alt+letter key (``Esc`` and a letter read together), else ``""``."""
+    letter = event.character or ""
+    return letter if event.key.startswith("alt+") and len(letter) == 1 and letter.isalnum() else ""
+
+
+async def escape_then(node: DOMNode, letter: str) -> None:
+    """Act on ``Esc`` as bound where ``node`` is, then on ``letter`` where that leads."""
+    app = node.app
+    escape = node.screen.active_bindings.get("escape")
+    if escape is not None and escape.enabled:
+        await app.run_action(escape.binding.action, escape.node)
+    # Queued after the focus change Esc asked for (made the same way), so it comes first.
+    app.call_later(app.post_message, events.Key(letter, letter))
+
 
 PLACEHOLDER = 'Search papers: words, "phrases", author:name, is:oral, has:code…  (? for help)'
 
@@ -32,25 +50,28 @@ class SearchBox(Input):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
         self.history = SearchHistory(None)
+        self._leaving = False
+        """An Alt+letter was read: keys read with it wait until Esc has moved the focus."""
+
+    def _left(self) -> None:
+        self._leaving = False
 
     def _recall(self, query: str) -> None:
         self.value = query
         self.cursor_position = len(query)
 
-    async def _escape_then(self, letter: str) -> None:
-        """Act on ``Esc`` (whatever it is bound to here), then on ``letter`` where it leads."""
-        escape = self.screen.active_bindings.get("escape")
-        if escape is not None and escape.enabled:
-            await self.app.run_action(escape.binding.action, escape.node)
-        # After the focus change Esc asked for (queued the same way, so it comes first).
-        self.app.call_later(self.app.simulate_key, letter)
-
     async def _on_key(self, event: events.Key) -> None:
-        letter = event.character or ""
-        if event.key.startswith("alt+") and len(letter) == 1 and letter.isalnum():
+        if self._leaving:  # read together with an Esc that is taking the focus away
             event.stop()
             event.prevent_default()
-            await self._escape_then(letter)
+            self.app.call_later(self.app.post_message, events.Key(event.key, event.character))
+            return
+        if letter := alt_letter(event):
+            event.stop()
+            event.prevent_default()
+            self._leaving = True
+            await escape_then(self, letter)
+            self.app.call_later(self._left)
             return
         # "/" is the key that focuses the box; typed into an empty box it would only
         # start the query with a stray character.
