@@ -7,6 +7,7 @@ read only; a test that writes into a home takes ``warm_home_copy``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +21,24 @@ from tests.helpers.tmux import TmuxServer
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the app's modules once, before any worker or subprocess imports them.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set (as on the machines here), every ``paperscope``
+    the tests start would compile them again: ~70 ms a process, hundreds of processes.
+    ``compileall`` writes the bytecode all the same; a source changed later is compiled
+    in memory again, as Python does for any stale file.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # the controller compiled before starting the workers
+    import compileall
+
+    root = Path(__file__).resolve().parents[1]
+    for package in ("index_builder", "tui"):
+        # A read-only checkout only returns False: its modules compile as they are imported.
+        compileall.compile_dir(root / package, quiet=2)
 
 
 @pytest.fixture
