@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual._xterm_parser import XTermParser
 
@@ -108,6 +109,23 @@ async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFact
         assert app.focused is screen.results
         assert screen.results.cursor == 2
         assert screen.view.paper == screen.results.hits[2].paper
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("ab\x7fcd", "acd"), ("abc\x15zq", "zq"), ("ab cd\x17ef", "ab ef"), ("ab\x1b[Dc", "acb")],
+    ids=["backspace", "ctrl+u", "ctrl+w", "left"],
+)
+async def test_editing_keys_read_together_with_letters_keep_their_order(
+    make_app: AppFactory, typed: str, expected: str
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        for event in read_together(typed):
+            app.post_message(event)
+        await settle(pilot)
+        assert screen.box.value == expected
 
 
 async def test_esc_and_q_read_together_in_the_list_quit(make_app: AppFactory) -> None:

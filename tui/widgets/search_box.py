@@ -6,6 +6,9 @@ to the screen (it moves to the result list).
 ``?`` typed into the empty box opens the help (as the placeholder says); typed
 after other text it is a character of the query.
 
+Keys read in one go (a fast typist over SSH, a busy moment) keep their order: the box's
+own editing keys act when they come, not after the letters that follow them.
+
 ``Esc`` then a letter sent together reach the app as one Alt+letter (the terminal
 sends both as the same bytes: ``Esc`` pressed quickly before ``j`` over SSH, inside
 tmux, or before the app reads its first keys). The box has no Alt keys of its own,
@@ -15,6 +18,7 @@ so it acts on them as the two keys they were: back to the list, then the letter.
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets import Input
 
@@ -36,6 +40,12 @@ async def escape_then(node: DOMNode, letter: str) -> None:
     # Queued after the focus change Esc asked for (made the same way), so it comes first.
     app.call_later(app.post_message, events.Key(letter, letter))
 
+
+EDITING = frozenset(
+    key.strip() for b in Input.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")
+)
+"""The keys Textual's Input binds itself (editing, moving the cursor, Enter); not the
+scrolling keys it inherits, which the screen answers (Down moves to the list)."""
 
 PLACEHOLDER = 'Search papers: words, "phrases", author:name, is:oral, has:code…  (? for help)'
 
@@ -101,4 +111,15 @@ class SearchBox(Input):
             return
         if event.key != "down":
             self.history.reset()
+        # The box's own editing keys (Backspace, Ctrl+U, Ctrl+W, arrows…) act here, in the
+        # order typed. Textual runs a focused widget's bindings only once the key has gone
+        # up to the app, after the letters read with it were inserted: "ab", Backspace,
+        # "cd" read in one go gave "abc", and Ctrl+U ate the letters typed after it.
+        bound = self.screen.active_bindings.get(event.key) if event.key in EDITING else None
+        if bound is not None and bound.node is self and not bound.binding.priority:
+            event.stop()
+            event.prevent_default()
+            if bound.enabled:
+                await self.run_action(bound.binding.action)
+            return
         await super()._on_key(event)
