@@ -12,7 +12,7 @@ import json
 import os
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from index_builder.search.words import words
@@ -52,6 +52,28 @@ def foreign_letters(word: str) -> dict[int, None]:
     are letters ``word`` lacks, each one edit at least (:func:`edit_distance` is never less).
     """
     return dict.fromkeys(map(ord, word))
+
+
+def close_words(
+    word: str,
+    candidates: Iterable[str],
+    maxdist: int,
+    distance: Callable[[str, str, int], int] = edit_distance,
+) -> list[tuple[int, str]]:
+    """``(distance, term)`` for the ``candidates`` within ``maxdist`` edits of ``word``.
+
+    Cheap bounds first: the length, then the letters a term has that ``word`` lacks (each
+    one edit at least, so no edit distance is less); most candidates stop there.
+    """
+    found: list[tuple[int, str]] = []
+    lo, hi = len(word) - maxdist, len(word) + maxdist
+    foreign = foreign_letters(word)
+    for term in candidates:
+        if lo <= len(term) <= hi and len(term.translate(foreign)) <= maxdist:
+            dist = distance(word, term, maxdist)
+            if dist <= maxdist:
+                found.append((dist, term))
+    return found
 
 
 class Vocabulary:
@@ -114,15 +136,6 @@ class Vocabulary:
         """``(distance, word)`` for words within ``maxdist`` edits sharing the first letter."""
         if not word:
             return []
-        found: list[tuple[int, str]] = []
-        lo, hi = len(word) - maxdist, len(word) + maxdist
         start = bisect_left(self.sorted, word[0])
         end = bisect_left(self.sorted, word[0] + "\U0010ffff", lo=start)
-        foreign = foreign_letters(word)
-        for term in self.sorted[start:end]:
-            # A cheap bound first: most words of the letter have too many letters ``word`` lacks.
-            if lo <= len(term) <= hi and len(term.translate(foreign)) <= maxdist:
-                dist = edit_distance(word, term, maxdist)
-                if dist <= maxdist:
-                    found.append((dist, term))
-        return found
+        return close_words(word, self.sorted[start:end], maxdist)

@@ -6,7 +6,7 @@ collects the words to highlight; :func:`suggest` proposes a corrected query.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
@@ -29,7 +29,7 @@ from index_builder.search.syntax import (
     positive_leaves,
 )
 from index_builder.search.syntax import plain_words as plain_words_query
-from index_builder.search.vocabulary import Vocabulary, foreign_letters
+from index_builder.search.vocabulary import Vocabulary, close_words
 from index_builder.search.words import words
 
 DEFAULT_FIELDS = ("text",)
@@ -48,20 +48,19 @@ MAX_EXPANSIONS = 32
 
 def _close_words(reader: Any, field: str, word: str, maxdist: int) -> list[tuple[int, str]]:
     """``(distance, term)`` for terms of ``field`` within ``maxdist`` edits (same first letter)."""
-    found: list[tuple[int, str]] = []
     if not word:
-        return found
+        return []
     lo, hi = len(word) - maxdist, len(word) + maxdist
-    foreign = foreign_letters(word)
-    for raw in reader.expand_prefix(field, word[0]):
-        if not lo <= len(raw) <= hi + 4:
-            continue
-        term = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        if lo <= len(term) <= hi and len(term.translate(foreign)) <= maxdist:
-            dist = distance(word, term, limit=maxdist + 1)
-            if dist <= maxdist:
-                found.append((dist, term))
-    return found
+
+    def terms() -> Iterator[str]:
+        for raw in reader.expand_prefix(field, word[0]):
+            if lo <= len(raw) <= hi + 4:  # UTF-8 bytes: a letter takes up to 4
+                yield raw.decode("utf-8") if isinstance(raw, bytes) else raw
+
+    def levenshtein(a: str, b: str, limit: int) -> int:
+        return int(distance(a, b, limit=limit + 1))
+
+    return close_words(word, terms(), maxdist, levenshtein)
 
 
 def _any(parts: list[Any]) -> Any:
