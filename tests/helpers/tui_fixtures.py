@@ -44,6 +44,20 @@ def tui_no_similar_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tui.screens.main.browse, "SIMILAR_DELAY_S", 0.0)
 
 
+@pytest.fixture(autouse=True)
+def tui_release_styles_caches() -> Iterator[None]:
+    """Let the app of a finished test go: Textual keeps the last 1,024 widgets' styles caches.
+
+    ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method, so it holds the
+    caches (and the rendered lines in each) of apps long closed: some 10,000 objects a
+    test that every full garbage collection of the worker walked again.
+    """
+    yield
+    from textual._styles_cache import StylesCache
+
+    StylesCache.get_inner_outer.cache_clear()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def tui_quick_idle_checks() -> Iterator[None]:
     """Pilot checks for an idle app every 5 ms instead of every 20 ms.
