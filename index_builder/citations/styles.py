@@ -65,9 +65,11 @@ def _proceedings(paper: Paper) -> tuple[str, str, str]:
 def _clean(text: str) -> str:
     """One line: whitespace collapsed, escape sequences, control and bidi characters dropped."""
     # Whole escape sequences go first: dropping only their ESC would leave "]52;c;..." behind.
-    kept = "".join(
-        ch for ch in safe(text) if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n"
-    )
+    kept = safe(text)
+    if not kept.isprintable():  # printable: no Cc or Cf in it (most titles and names)
+        kept = "".join(
+            ch for ch in kept if unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n"
+        )
     return " ".join(kept.split())
 
 
