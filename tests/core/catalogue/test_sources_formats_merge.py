@@ -123,8 +123,8 @@ def test_a_placeholder_abstract_does_not_merge_different_papers(tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_dump_round_trip_through_the_cli(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+def test_dump_round_trip_through_the_cli(warm_home_copy: Path, tmp_path: Path) -> None:
+    home = warm_home_copy  # the bundled catalogue cached: only the dump's own loads build
     first = paperscope("dump", "--format", "jsonl", home=home).stdout
     dump = write(tmp_path, "dump.jsonl", first)
     again = paperscope("--no-bundled", "--source", str(dump), "dump", "--format", "jsonl",
