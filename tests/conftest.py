@@ -43,13 +43,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Set aside what every test keeps (modules, classes, the collected tests) from the GC.
+    """Set aside what every test keeps (modules, classes, the collected tests) from the GC."""
+    gc.collect()
+    gc.freeze()
 
-    A full collection walks every object the process holds; a Pilot test leaves enough
-    garbage for about one, so each worker ran some hundreds of them over the same few
-    hundred thousand long-lived objects. Frozen (``gc.freeze``), those are no longer
-    walked; garbage made later is collected as before.
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After each test: collect its garbage, then freeze what outlives it.
+
+    A full collection walks every object the process holds, and a worker made some
+    hundreds of them (a Pilot test leaves enough garbage for about one) over the same
+    long-lived objects: the modules, the bundled catalogue and index loaded once, the
+    caches. Frozen (``gc.freeze``), those are no longer walked, so this collection, and
+    every automatic one, walks only what the last test made. Objects frozen are still
+    freed when their last reference goes; only a cycle among them would stay.
     """
+    yield
     gc.collect()
     gc.freeze()
 
