@@ -10,9 +10,6 @@ from __future__ import annotations
 import argparse
 
 from index_builder import venues
-from index_builder.feeds.download import Cancelled, FeedError
-from index_builder.feeds.store import venue_dir
-from index_builder.feeds.update import update
 from tui.cli.common import add_subparser
 from tui.cli.output import ProgressBar, echo, error
 from tui.context import Context
@@ -41,6 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope update``."""
+    # The HTTP stack is imported by the one command that downloads, not by every command.
+    from index_builder.feeds.download import Cancelled, FeedError
+    from index_builder.feeds.store import venue_dir
+    from index_builder.feeds.update import update
+
     chosen = []
     for key in args.venues or [venues.DEFAULT.key]:
         venue = venues.venue(key)
