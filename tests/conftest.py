@@ -42,12 +42,6 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(root / package, quiet=2)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Set aside what every test keeps (modules, classes, the collected tests) from the GC."""
-    gc.collect()
-    gc.freeze()
-
-
 @pytest.hookimpl(wrapper=True, trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """After each test: collect its garbage, then freeze what outlives it.
