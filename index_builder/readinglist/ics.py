@@ -20,14 +20,17 @@ from index_builder.venues import venue_named
 
 PRODID = "-//PaperScope//Reading list//EN"
 _MAX_CLASH_NAMES = 5
-# DEL, C1 controls and the Unicode line separators: parsers split lines on some of them.
-_DROPPED = frozenset(chr(c) for c in (0x7F, *range(0x80, 0xA0), 0x2028, 0x2029))
+# C0 controls but the newline, DEL, C1 controls and the Unicode line separators: parsers
+# split lines on some of them (a translation table: one C call per text, not one per char).
+_DROPPED = dict.fromkeys(
+    c for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029) if c != 0x0A
+)
 
 
 def clean_ics_text(value: str) -> str:
     """The text as a calendar will show it: newlines kept, other control characters dropped."""
     value = value.replace("\r\n", "\n").replace("\r", "\n")
-    return "".join(c for c in value if c == "\n" or (c >= " " and c not in _DROPPED))
+    return value.translate(_DROPPED)
 
 
 def escape_text(value: str) -> str:
@@ -38,17 +41,19 @@ def escape_text(value: str) -> str:
 
 def fold(line: str) -> str:
     """Fold a content line into CRLF-joined pieces of at most 75 octets, whole characters."""
-    out: list[str] = []
-    piece, size, limit = "", 0, 75
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            out.append(piece)
-            piece, size, limit = " ", 1, 75
-        piece += char
-        size += width
-    out.append(piece)
-    return "\r\n".join(out)
+    data = line.encode("utf-8")
+    if len(data) <= 75:
+        return line
+    pieces: list[bytes] = []
+    start, limit = 0, 75  # a continuation line's leading space counts: 74 octets after it
+    while len(data) - start > limit:
+        end = start + limit
+        while data[end] & 0xC0 == 0x80:  # never cut inside a character
+            end -= 1
+        pieces.append(data[start:end])
+        start, limit = end, 74
+    pieces.append(data[start:])
+    return "\r\n ".join(piece.decode("utf-8") for piece in pieces)
 
 
 def utc_stamp(moment: datetime) -> str:
