@@ -33,7 +33,6 @@ _ESCAPES = {
     "^": r"\textasciicircum{}",
     "\\": r"\textbackslash{}",
 }
-_SPECIAL = re.compile(r"[&%$#_{}~^\\]")
 TEXT_COMMANDS = frozenset(
     ("emph", "textbf", "textit", "texttt", "textsc", "textsf", "textrm", "textup", "textsl",
      "underline", "mbox")
@@ -42,12 +41,15 @@ _KEPT_ESCAPES = frozenset("&%#_${}")
 # Pandoc's rule: no space inside either dollar, no digit after the closing one ("$5 and $10").
 _MATH = re.compile(r"\$(?=\S)((?:\\.|[^$\\])+?)(?<=\S)\$(?!\d)")
 _COMMAND = re.compile(r"\\([A-Za-z]+)\{")
+_BRACE = re.compile(r"[{}]")
+_PLAIN = re.compile(r'[^\s$\\"]+')
 _LEAD = re.compile(r"^[^\w]+")
 _TRAIL = re.compile(r"[^\w]+$")
 
 
 _QUOTES = {"\u201c": "``", "\u201d": "''", "\u2018": "`", "\u2019": "'"}
-_CURLY = re.compile("[\u201c\u201d\u2018\u2019]")
+_ESCAPE_TABLE = str.maketrans({**_ESCAPES, **_QUOTES})
+"""Curly quotes and special characters to their LaTeX (no replacement holds either)."""
 _OPENS_AFTER = frozenset(" \t\n([{-\u2013\u2014/")
 
 
@@ -73,14 +75,15 @@ def escape(text: str) -> str:
     closing ``"`` two apostrophes (a straight ``"`` is an umlaut command in some styles),
     \u2019 an apostrophe.
     """
-    text = _CURLY.sub(lambda m: _QUOTES[m.group()], curly_quotes(text))
-    return _SPECIAL.sub(lambda m: _ESCAPES[m.group()], text)
+    return curly_quotes(text).translate(_ESCAPE_TABLE)
 
 
 def balanced(value: str) -> bool:
     """True when braces balance the way BibTeX counts them (every ``{`` and ``}``)."""
+    if "}" not in value:
+        return "{" not in value
     depth = 0
-    for ch in value:
+    for ch in _BRACE.findall(value):
         if ch == "{":
             depth += 1
         elif ch == "}":
@@ -131,6 +134,10 @@ def _parse(raw: str) -> list[list[_Piece]]:
     words: list[list[_Piece]] = [[]]
     i = 0
     while i < len(raw):
+        if plain := _PLAIN.match(raw, i):  # a run of characters no rule below looks at
+            _add_text(words[-1], plain.group())
+            i = plain.end()
+            continue
         ch = raw[i]
         if ch.isspace():
             if words[-1]:

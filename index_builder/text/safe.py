@@ -26,6 +26,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 def safe(text: str) -> str:
     """`text` made inert for a terminal: no escape sequences, controls or bidi overrides."""
+    if text.isprintable():  # no ESC, C0/C1 control or bidi override (Cf): nothing to drop
+        return text
     return _CONTROL.sub("", _ESCAPE_SEQ.sub("", text))
 
 
