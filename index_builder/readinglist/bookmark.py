@@ -94,13 +94,16 @@ class Bookmark:
 
     def with_paper(self, paper: Paper) -> Bookmark:
         """This bookmark re-keyed to ``paper.id`` with its copy refreshed from ``paper``."""
-        aliases = [*self.copy.aliases, self.copy.id, *paper.aliases]
-        copy = replace(
-            filled(snapshot(paper), self.copy),
-            aliases=tuple(dict.fromkeys(a for a in aliases if a and a != paper.id)),
-            title_derived=(paper if paper.title else self.copy).title_derived,
-        )
-        return replace(self, copy=copy)
+        old = self.copy
+        # The snapshot of ``paper`` with each empty field taken from the old copy, in one
+        # step: a field outside KEPT is empty in a snapshot, so the old copy's value stays.
+        values: dict[str, Any] = {name: getattr(paper, name) or getattr(old, name) for name in KEPT}
+        aliases = (*old.aliases, old.id, *paper.aliases)
+        values["id"] = paper.id or old.id
+        values["aliases"] = tuple(dict.fromkeys(a for a in aliases if a and a != paper.id))
+        values["title_derived"] = (paper if paper.title else old).title_derived
+        copy = replace(old, **values)
+        return Bookmark(copy, self.status, self.note, self.added_at, self.updated_at)
 
     def to_paper(self) -> Paper:
         """A minimal :class:`Paper` from the stored copy (for a paper that left the data)."""
