@@ -42,7 +42,7 @@ from index_builder.citations.keys import (
     split_name,
 )
 from index_builder.model import Paper
-from index_builder.text.render import safe
+from index_builder.text.safe import safe
 from index_builder.venues import venue_named
 
 __all__ = ["STYLES", "CitationKeys", "citation_url", "cite", "display_title"]
