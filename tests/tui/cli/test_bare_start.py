@@ -29,3 +29,19 @@ def test_the_way_to_the_first_frame_leaves_the_rest_unimported() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == ""
+
+
+def test_the_full_parser_leaves_the_latex_renderer_unimported() -> None:
+    # Every command builds the parser with all sub-commands; a warm run reads the cached
+    # catalogue and never renders LaTeX, so registering them must not import the renderer.
+    code = (
+        "import sys\n"
+        "from tui.cli.main import build_parser\n"
+        "build_parser().parse_args(['reading-list', 'list'])\n"
+        "print(','.join(sorted(m for m in ('index_builder.text.render', 'pylatexenc', "
+        "'whoosh', 'index_builder.catalogue.merge') if m in sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""
