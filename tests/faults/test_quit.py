@@ -1,11 +1,14 @@
 """Quitting is immediate, even in the middle of a first run's index build (real terminal).
 
-The real app runs in a shell in tmux on an empty home, so its first start builds the
+The real app runs in a shell in tmux on a home with no index, so its start builds the
 bundled index. ``q`` (after ``Esc``: the search box has the focus at start) and Ctrl+C
 must give the shell prompt back at once, with the terminal restored, and leave no
 half-written index: the next start builds it again and removes what the killed build
-left. The time figure (≤ 0.5 s) comes from the benchmark; here generous waits only
-check that the process is gone long before the build could have finished.
+left. The moments just after a start are tried on an empty home (a first start ever);
+the quits in the middle of the build on a home that holds the bundled catalogue's cache
+(``CACHED``), so that the build they cut short is the index's and starts at once. The
+time figure (≤ 0.5 s) comes from the benchmark; here generous waits only check that the
+process is gone long before the build could have finished.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from index_builder.search import folder as indexfiles
+from tests.helpers.shared_builds import copy_home
 from tests.helpers.tmux import TmuxServer
 
 pytestmark = [
@@ -120,10 +124,17 @@ def pid_exists(pid: int) -> bool:
     return True
 
 
+CACHED = pytest.mark.parametrize("shell", ["catalogue-cached"], indirect=True)
+"""The test's home holds the bundled catalogue's cache (the index is still to build)."""
+
+
 @pytest.fixture
-def shell(tmp_path: Path) -> Iterator[Shell]:
-    """A shell in tmux, and an empty home for the app."""
-    term = Shell(tmp_path / "home")
+def shell(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Shell]:
+    """A shell in tmux, and an empty home for the app (or one with the catalogue: CACHED)."""
+    home = tmp_path / "home"
+    if getattr(request, "param", "") == "catalogue-cached":
+        copy_home(request.getfixturevalue("warm_home"), home, with_index=False)
+    term = Shell(home)
     term.start()
     try:
         yield term
@@ -159,6 +170,7 @@ def assert_next_start_builds(home: Path) -> None:
     assert marker is not None and marker["doc_count"] > 6000
 
 
+@CACHED
 def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
     shell.run_app()
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
@@ -198,6 +210,7 @@ def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:
     assert indexfiles.read_marker(shell.home / "cache" / "index") is None
 
 
+@CACHED
 def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
     shell.run_app()
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
@@ -206,6 +219,7 @@ def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
     assert_quit_cleanly(shell)
 
 
+@CACHED
 def test_closing_the_terminal_mid_build_ends_the_app_and_its_build(shell: Shell) -> None:
     shell.run_app()
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
