@@ -141,8 +141,8 @@ def test_dump_round_trip_through_the_cli(warm_home_copy: Path, tmp_path: Path) -
     assert json.loads(again.stdout.splitlines()[0])["sources"] == ["dump.jsonl:1"]
 
 
-def test_reading_list_export_loads_back(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+def test_reading_list_export_loads_back(warm_home_copy: Path, tmp_path: Path) -> None:
+    home = warm_home_copy  # the bundled catalogue cached: the commands do not build it
     paperscope("reading-list", "add", "63090", "64393", home=home)
     out = tmp_path / "list.json"
     paperscope("reading-list", "export", "--format", "json", "-o", str(out), home=home)
