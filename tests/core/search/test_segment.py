@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import threading
 from collections import Counter
@@ -93,19 +94,27 @@ def read_all(folder: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def whoosh_folder(docs: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Whoosh's own index of ``docs``: built once per run for every worker (read only)."""
+def whoosh_built(docs: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Whoosh's own index of ``docs`` (``index/``) and all of it read back (``read.pickle``):
+    made once per run for every worker (read only)."""
 
     def build(folder: Path) -> None:
-        folder.mkdir(parents=True)
-        whoosh_build(folder, docs)
+        (folder / "index").mkdir(parents=True)
+        whoosh_build(folder / "index", docs)
+        (folder / "read.pickle").write_bytes(pickle.dumps(read_all(folder / "index")))
 
     return build_once(tmp_path_factory, "whoosh-own-segment", build)
 
 
 @pytest.fixture(scope="module")
-def whoosh_index_read(whoosh_folder: Path) -> dict[str, Any]:
-    return read_all(whoosh_folder)
+def whoosh_folder(whoosh_built: Path) -> Path:
+    return whoosh_built / "index"
+
+
+@pytest.fixture(scope="module")
+def whoosh_index_read(whoosh_built: Path) -> dict[str, Any]:
+    result: dict[str, Any] = pickle.loads((whoosh_built / "read.pickle").read_bytes())
+    return result
 
 
 def terms_of(folder: Path) -> list[tuple[str, bytes]]:
