@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import Paths
+from index_builder.readinglist.store import ReadingList
 from tests.helpers.hostile_data import MARKUP, unsafe_chars, write_sources
 from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
@@ -53,7 +54,7 @@ def hostile_app(tmp_path: Path, hostile_cache: tuple[Path, list[Path]]) -> Hosti
     """``hostile_app(opened=list)``: the app on a private home over the hostile sources."""
     cache, sources = hostile_cache
 
-    def factory(opened: list[str] | None = None) -> PaperScopeApp:
+    def factory(opened: list[str] | None = None, store: ReadingList | None = None) -> PaperScopeApp:
         shutil.copytree(cache, tmp_path / "cache", dirs_exist_ok=True)
         paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
         ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
@@ -63,7 +64,8 @@ def hostile_app(tmp_path: Path, hostile_cache: tuple[Path, list[Path]]) -> Hosti
             seen.append(url)
             return True
 
-        return PaperScopeApp(ctx, config=Config(path=paths.config_file), open_url=record)
+        config = Config(path=paths.config_file)
+        return PaperScopeApp(ctx, config=config, store=store, open_url=record)
 
     return factory
 
@@ -210,12 +212,14 @@ time.sleep(60)
 
 @pytest.mark.slow
 async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> None:
-    """Another process holds the list: ``b`` waits, then says it is locked; nothing changes."""
-    from index_builder.readinglist.store import ReadingList
+    """Another process holds the list: ``b`` waits, then says it is locked; nothing changes.
 
-    app = hostile_app()
-    path = app.ctx.paths.reading_list
+    The app's list waits half a second for the lock, not the five it waits by default.
+    """
+    path = hostile_app().ctx.paths.reading_list
     ReadingList(path).close()  # an empty list in WAL mode
+    waiting = ReadingList(path, timeout=0.5)
+    app = hostile_app(store=waiting)
     holder = subprocess.Popen(
         [sys.executable, "-c", LOCK_HOLDER, str(path)], stdout=subprocess.PIPE, text=True
     )
@@ -232,6 +236,7 @@ async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> 
     finally:
         holder.kill()
         holder.wait(timeout=10)
+        waiting.close()
     with ReadingList(path) as store:
         assert len(store) == 0
 
