@@ -32,6 +32,7 @@ class StatusBar(Horizontal):
         self.building = False
         self.note = ""
         self.hint = ""
+        self._drawn: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("", id="status-text")
@@ -102,5 +103,9 @@ class StatusBar(Horizontal):
         self.set_class(self.size.width < NARROW_STATUS, "-narrow")
 
     def _redraw(self) -> None:
-        if self.is_mounted:
-            self.query_one("#status-text", Label).update(Text(self.text))
+        # An update lays the screen out again: the same line (a note set to what it was,
+        # each step of a build) is not drawn twice.
+        text = self.text
+        if self.is_mounted and text != self._drawn:
+            self._drawn = text
+            self.query_one("#status-text", Label).update(Text(text))
