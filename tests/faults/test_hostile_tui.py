@@ -51,10 +51,14 @@ def hostile_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[
 
 @pytest.fixture
 def hostile_app(tmp_path: Path, hostile_cache: tuple[Path, list[Path]]) -> HostileApp:
-    """``hostile_app(opened=list)``: the app on a private home over the hostile sources."""
+    """``hostile_app(opened=list)``: the app on a private home over the hostile sources.
+
+    ``lock_wait=S``: the app gets its reading list already opened, waiting ``S`` seconds
+    for another process's lock instead of the default.
+    """
     cache, sources = hostile_cache
 
-    def factory(opened: list[str] | None = None, store: ReadingList | None = None) -> PaperScopeApp:
+    def factory(opened: list[str] | None = None, lock_wait: float | None = None) -> PaperScopeApp:
         shutil.copytree(cache, tmp_path / "cache", dirs_exist_ok=True)
         paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
         ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
@@ -64,6 +68,7 @@ def hostile_app(tmp_path: Path, hostile_cache: tuple[Path, list[Path]]) -> Hosti
             seen.append(url)
             return True
 
+        store = None if lock_wait is None else ReadingList(paths.reading_list, timeout=lock_wait)
         config = Config(path=paths.config_file)
         return PaperScopeApp(ctx, config=config, store=store, open_url=record)
 
@@ -216,10 +221,10 @@ async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> 
 
     The app's list waits half a second for the lock, not the five it waits by default.
     """
-    path = hostile_app().ctx.paths.reading_list
-    ReadingList(path).close()  # an empty list in WAL mode
-    waiting = ReadingList(path, timeout=0.5)
-    app = hostile_app(store=waiting)
+    app = hostile_app(lock_wait=0.5)  # opens the list: an empty one in WAL mode
+    path = app.ctx.paths.reading_list
+    waiting = app.services.reading_list()
+    assert waiting is not None
     holder = subprocess.Popen(
         [sys.executable, "-c", LOCK_HOLDER, str(path)], stdout=subprocess.PIPE, text=True
     )
