@@ -151,6 +151,10 @@ class ReadingList:
                 self._ids, self._ids_version = frozenset(r[0] for r in rows), version
             return self._ids
 
+    def paper_ids(self) -> list[str]:
+        """The id each bookmark is stored under (no aliases), in no particular order."""
+        return [r[0] for r in self._read("SELECT paper_id FROM bookmarks")]
+
     def add(self, paper: Paper) -> bool:
         """Bookmark ``paper``; False (and its copy refreshed) when it already was."""
         with self.transaction() as conn:

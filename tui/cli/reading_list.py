@@ -173,7 +173,7 @@ def do_remove(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
 def refreshed(ctx: Context, store: ReadingList) -> None:
     """Re-key bookmarks stored under an alias of a current paper (best effort)."""
     catalogue = ctx.catalogue()
-    moved = [p for b in store.all() if (p := catalogue.get(b.paper_id)) and p.id != b.paper_id]
+    moved = [p for key in store.paper_ids() if (p := catalogue.get(key)) and p.id != key]
     if moved:
         try:
             store.reconcile(moved)

@@ -97,6 +97,7 @@ def test_alias_matches_and_rekeys(rl: ReadingList) -> None:
     bm = rl.get("p9")
     assert bm is not None and bm.copy.aliases == ("abs-123",) and bm.copy.title == "Paper number 9"
     assert rl.get("abs-123") == bm and rl.ids() == {"p9", "abs-123"}
+    assert rl.paper_ids() == ["p9"]  # the key each bookmark is stored under, no alias
 
 
 def test_reconcile_rekeys_only_changed(rl: ReadingList) -> None:
