@@ -11,6 +11,7 @@ on the reader's lock, so it is left to end by itself).
 
 from __future__ import annotations
 
+import functools
 import queue
 import socket
 import ssl
@@ -122,6 +123,16 @@ class _TooBig(Exception):
     pass
 
 
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The certificate-checking context of every download, made once per process.
+
+    Making one loads the system's certificate store (tens of milliseconds of CPU); one
+    context serves any number of connections, from any thread.
+    """
+    return ssl.create_default_context()
+
+
 def _read(
     request: urllib.request.Request,
     timeout: float,
@@ -130,7 +141,7 @@ def _read(
     cancel: threading.Event,
 ) -> None:
     """Open and read ``request`` in chunks, posting ``open``/``chunk``/``done``/``error``."""
-    context = ssl.create_default_context()
+    context = tls_context()
     try:
         try:
             response = urllib.request.urlopen(request, timeout=timeout, context=context)
