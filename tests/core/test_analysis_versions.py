@@ -13,6 +13,7 @@ new digests with::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from whoosh import index as whoosh_index
 
-from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
+from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from index_builder.model import Paper
 from index_builder.search.engine import SearchIndex
 from index_builder.search.schema import ANALYSIS_VERSION
@@ -37,9 +38,15 @@ def sources() -> list[Path]:
     return sorted(p for p in FIXTURE.iterdir() if p.name not in {RECORD.name, PAPERS.name})
 
 
+@functools.cache
+def fixture_catalogue() -> Catalogue:
+    """The fixture's catalogue, built once per process (read only)."""
+    return load_catalogue(sources())
+
+
 def catalogue_digest() -> str:
     """SHA-256 of every field of every paper and problem the fixture's catalogue holds."""
-    cat = load_catalogue(sources())
+    cat = fixture_catalogue()
     rows = [asdict(p) for p in cat.papers]
     problems = [(Path(p.path).name, p.message, p.fatal) for p in cat.problems]
     text = json.dumps([rows, problems], sort_keys=True, default=str, ensure_ascii=False)
@@ -114,7 +121,7 @@ def test_the_index_changes_only_with_its_version(tmp_path: Path) -> None:
 
 
 def test_the_fixture_covers_what_the_catalogue_does() -> None:
-    cat = load_catalogue(sources())
+    cat = fixture_catalogue()
     assert sum(p.has_abstract for p in cat) >= 50
     assert sum(p.title != p.title_raw for p in cat) >= 50  # LaTeX and Markdown in titles
     assert any(p.oral for p in cat) and any(len(p.events) > 1 for p in cat)

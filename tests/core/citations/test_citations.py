@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 
 import bibtexparser
@@ -11,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+from index_builder.catalogue.load import Catalogue
 from index_builder.citations.keys import ascii_fold, base_key, split_name
 from index_builder.citations.styles import STYLES, CitationKeys, cite
 from index_builder.model import Paper
-from index_builder.paths import bundled_sources
-from tests.helpers.paths import TABLE
 
 PROEVAL_AUTHORS = ("Yizheng Huang", "Wenjun Zeng", "Aditi Kumaresan", "Zi Wang")
 BOOKTITLE = "Proceedings of the 43rd International Conference on Machine Learning"
@@ -40,39 +38,10 @@ def _decoder() -> LatexNodes2Text:
 DECODE = _decoder()
 
 
-def table_papers() -> list[Paper]:
-    """The papers of the bundled table: from the catalogue when it exists, else from the CSV."""
-    try:
-        from index_builder.catalogue.load import load_catalogue
-    except ImportError:
-        pass
-    else:
-        return list(load_catalogue(bundled_sources()).papers)
-    from index_builder.text.render import render
-
-    papers = []
-    with TABLE.open(encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader(fh):
-            if row["event_type"] != "Poster":
-                continue
-            papers.append(
-                Paper(
-                    id=f"icml2026-{row['event_id']}",
-                    title=render(row["title"]),
-                    title_raw=row["title"],
-                    authors=tuple(a.strip() for a in row["authors"].split(";") if a.strip()),
-                    url=row["url"],
-                    openreview_url=row["paper_url"],
-                    event_id=int(row["event_id"]),
-                )
-            )
-    return papers
-
-
 @pytest.fixture(scope="module")
-def papers() -> list[Paper]:
-    """Every paper of the bundled data."""
-    return table_papers()
+def papers(bundled_catalogue: Catalogue) -> list[Paper]:
+    """Every paper of the bundled data (the session's catalogue, loaded from the warm cache)."""
+    return list(bundled_catalogue.papers)
 
 
 def parse_one(entry: str) -> dict[str, str]:

@@ -74,7 +74,9 @@ def test_the_feed_wins_where_both_have_a_value(tmp_path: Path) -> None:
     folder = tmp_path / "feeds"
     folder.mkdir()
     (folder / ICML_FEED).write_text(json.dumps({**feed, "results": results, "count": 30}))
-    (folder / ICML_ABSTRACTS).write_text(json.dumps(icml_abstracts()))
+    keep = {str(r["id"]) for r in results} | {str(e) for e in truth().values()}
+    abstracts = {k: v for k, v in icml_abstracts().items() if k in keep}
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts))
     before = bundled_catalogue().get(str(target["id"]))
     cat = load_catalogue([*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS])
     paper = cat.get(str(target["id"]))
@@ -132,11 +134,13 @@ def test_a_renamed_feed_is_read_as_records_without_a_venue(tmp_path: Path) -> No
 def test_broken_feed_files_are_reported_and_skipped(tmp_path: Path) -> None:
     (tmp_path / ICML_FEED).write_text('{"count": 3, "results": [{"id": 1')
     (tmp_path / ICML_ABSTRACTS).write_text("[1, 2]")
-    cat = load_catalogue([*bundled_sources(), tmp_path / ICML_FEED, tmp_path / ICML_ABSTRACTS])
+    healthy = write_neurips(tmp_path / "ok") / "neurips-2025-orals-posters.json"
+    cat = load_catalogue([healthy, tmp_path / ICML_FEED, tmp_path / ICML_ABSTRACTS])
     messages = {Path(p.path).name: p.message for p in cat.problems}
+    assert set(messages) == {ICML_FEED, ICML_ABSTRACTS}
     assert "not valid JSON" in messages[ICML_FEED]
     assert "not a JSON object" in messages[ICML_ABSTRACTS]
-    assert len(cat) == len(bundled_catalogue())
+    assert cat.loaded_sources == (healthy,) and len(cat) == 3
 
 
 def test_a_paper_id_implies_its_venue() -> None:

@@ -310,26 +310,6 @@ def test_bibtex_parses_with_catalogue_and_orphans() -> None:
     assert entries["leepaper"]["author"] == "Lee, Ann" and entries["leepaper"].entry_type == "misc"
 
 
-def test_every_bundled_paper_bookmarked_exports_unique_balanced_keys(tmp_path: Path) -> None:
-    import bibtexparser
-
-    posters = [p for p in csv_papers().values() if not p.oral]
-    assert len(posters) == 6628
-    with ReadingList(tmp_path / "all.sqlite3") as store:
-        store.merge(Bookmark.from_paper(p) for p in posters)
-        bms = store.all()
-    text = export(bms, "bibtex", lookup=csv_papers().get, all_papers=posters)
-    lib = bibtexparser.parse_string(text)
-    assert not lib.failed_blocks
-    keys = [e.key for e in lib.entries]
-    assert len(keys) == 6628 == len(set(keys))
-    for entry in lib.entries:
-        title = entry["title"]
-        assert title.count("{") == title.count("}")
-    dollar = next(e for e in lib.entries if "T$^2$PO" in e["title"])
-    assert dollar["title"].count("$") % 2 == 0
-
-
 @settings(max_examples=200, deadline=None)
 @given(title=st.text(max_size=300), session=st.text(max_size=40))
 def test_ics_any_text_parses_back(title: str, session: str) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,9 +81,18 @@ def test_show_json_and_unknown_id(shared: Path, capsys: pytest.CaptureFixture[st
     assert "no paper with id" in capsys.readouterr().err
 
 
-def test_dump_jsonl_counts(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["dump", "--format", "jsonl"]) == 0
-    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+@pytest.fixture(scope="module")
+def dumped(warm_home: Path) -> list[dict[str, Any]]:
+    """``paperscope dump --format jsonl`` of the prebuilt home, run once for this module."""
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.setenv(HOME_ENV, str(warm_home))
+        assert run(["dump", "--format", "jsonl"]) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_dump_jsonl_counts(shared: Path, dumped: list[dict[str, Any]]) -> None:
+    records = dumped
     table = [r for r in records if r["openreview_url"] or r["url"]]
     assert len(table) == 6628
     assert len({r["id"] for r in records}) == len(records)
@@ -138,7 +150,9 @@ def test_unusable_home_is_a_clear_error(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_output_never_carries_escape_sequences(home: Path, tmp_path: Path) -> None:
+def test_output_never_carries_escape_sequences(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     hostile = tmp_path / "hostile.txt"
     hostile.write_text(
         "ICML 2026 Papers\n\nWe propose Evilnet \x1b[31mred\x1b[0m and "
@@ -146,10 +160,12 @@ def test_output_never_carries_escape_sequences(home: Path, tmp_path: Path) -> No
         encoding="utf-8",
     )
     for args in (["search", "evilnet"], ["search", "evilnet", "--json"], ["dump"]):
-        result = paperscope("--no-bundled", "--source", str(hostile), *args, home=home)
-        assert result.returncode == 0, result.stderr
-        assert "\x1b" not in result.stdout and "\x9b" not in result.stdout
-        assert "Evilnet" in result.stdout
+        assert run(["--no-bundled", "--source", str(hostile), *args]) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x9b" not in out
+        assert "Evilnet" in out
+        if args == ["dump"]:  # JSON lines by default
+            assert [json.loads(line)["title_derived"] for line in out.splitlines()] == [True]
 
 
 @pytest.fixture
@@ -237,10 +253,9 @@ def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
 
 
 def test_show_names_the_paper_an_unjoined_abstract_possibly_is(
-    shared: Path, capsys: pytest.CaptureFixture[str]
+    shared: Path, capsys: pytest.CaptureFixture[str], dumped: list[dict[str, Any]]
 ) -> None:
-    assert run(["dump"]) == 0
-    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    records = dumped
     unsure = [r for r in records if r["possibly_same_as"]]
     assert unsure and all(r["title_derived"] for r in unsure)
     for record in unsure:

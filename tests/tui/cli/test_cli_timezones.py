@@ -4,31 +4,23 @@ config's ``timezone``; the bundled data, where ICML 2026 writes Seoul sessions a
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import HOME_ENV, Paths
+from index_builder.paths import HOME_ENV
 from tui.cli.main import run
-from tui.context import Context
 
 SEOUL = "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home whose catalogue cache is built once for this module."""
-    root = tmp_path_factory.mktemp("tz-built")
-    Context(paths=Paths(root / "config", root / "data", root / "cache").ensure()).catalogue()
-    return root
-
-
 @pytest.fixture
-def tz_home(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh home (own config and reading list) with the built catalogue cache."""
+def tz_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh home (own config and reading list) with the run's built catalogue cache."""
+    from tests.helpers.shared_builds import copy_cache
+
     root = tmp_path / "home"
-    shutil.copytree(built / "cache", root / "cache")
+    copy_cache(warm_home / "cache", root / "cache", with_index=False)
     monkeypatch.setenv(HOME_ENV, str(root))
     return root
 
