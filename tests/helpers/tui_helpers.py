@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from textual.app import App
+from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -95,6 +97,16 @@ async def until(pilot: Pilot[int], predicate: Callable[[], bool], timeout: float
             return False
         await pilot.pause(0.02)
     return True
+
+
+def highlighted_command(app: App[object]) -> str:
+    """The command under the palette's cursor, lower case ("" when none or no palette)."""
+    if not isinstance(app.screen, CommandPalette):
+        return ""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return ""
+    return str(commands.get_option_at_index(commands.highlighted).prompt).lower()
 
 
 def rendered_text(widget: Widget) -> str:

@@ -28,3 +28,4 @@ async def test_q_types_in_the_search_box_and_quits_from_the_list(make_app: AppFa
         await pilot.pause()
         assert not app.is_running
     assert app.return_code == 0
+    assert app.return_value == 0

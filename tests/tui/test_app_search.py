@@ -20,13 +20,21 @@ async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -
         assert "46 papers" in screen.status.text
         assert "index ready" in screen.status.text
         assert screen.view.paper == screen.results.hits[0].paper
+        # The wide layout: the list and the view side by side.
+        assert not screen.has_class("-narrow")
+        assert screen.results.region.x < screen.view.region.x
+        assert screen.results.region.y == screen.view.region.y
+        assert main(pilot) is screen
+        await pilot.press("tab")  # no suggestion offered: Tab moves the focus on
+        assert app.focused is not screen.box
+        assert screen.box.value == ""
 
 
 async def test_typing_searches_and_highlights(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
-        screen = await type_query(pilot, "massart noise", keys=True)
+        screen = await type_query(pilot, "massart noise")
         titles = [h.paper.title for h in screen.results.hits]
         assert len(titles) == 2
         assert all("Massart" in t for t in titles)
@@ -70,9 +78,7 @@ async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> 
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        screen.box.focus()
-        await pilot.press(*"halfspces")
-        await settle(pilot)
+        await type_query(pilot, "halfspces")
         offer = screen.query_one(DidYouMean)
         suggestion = SearchResult("halfspces", 0, (), suggestion="halfspaces")
         screen.post_message(MainScreen.SearchDone("halfspces", screen.sort, suggestion, True))
@@ -92,36 +98,15 @@ async def test_a_typo_in_the_last_word_is_offered_a_correction(make_app: AppFact
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         offer = screen.query_one(DidYouMean)
-        screen.box.focus()
-        await pilot.press(*"title:")
-        await settle(pilot)
+        await type_query(pilot, "title:")
         assert offer.suggestion is None and not offer.display
-        await pilot.press(*["backspace"] * 6, *"halfspces")
-        await settle(pilot)
+        await type_query(pilot, "halfspces")
         assert screen.box.value == "halfspces"
         assert offer.suggestion == "halfspaces"
         assert "halfspaces" in rendered_text(offer)
         await pilot.press("tab")
         await settle(pilot)
         assert [h.paper.id for h in screen.results.hits] == ["t01"]
-
-
-async def test_tab_without_suggestion_moves_focus(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("tab")
-        assert app.focused is not screen.box
-        assert screen.box.value == ""
-
-
-async def test_core_suggestion_is_shown(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "masart noise")
-        if screen.result is not None and screen.result.suggestion:
-            assert screen.query_one(DidYouMean).suggestion == screen.result.suggestion
 
 
 async def test_sort_cycles_and_shows_in_status(make_app: AppFactory) -> None:

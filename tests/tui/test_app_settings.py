@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from textual.app import App
-from textual.command import CommandList, CommandPalette
-
 from tests.helpers.tui_helpers import (
     AppFactory,
+    highlighted_command,
     main,
     ready,
     rendered_text,
@@ -18,16 +16,6 @@ from tests.helpers.tui_papers import HOSTILE_TITLE
 from tui.config import Config, load_config
 from tui.keys import ActionCommands
 from tui.screens.help import HelpScreen
-
-
-def highlighted_command(app: App[object]) -> str:
-    """The command under the palette's cursor, lower case ("" when none or no palette)."""
-    if not isinstance(app.screen, CommandPalette):
-        return ""
-    commands = app.screen.query_one(CommandList)
-    if commands.highlighted is None:
-        return ""
-    return str(commands.get_option_at_index(commands.highlighted).prompt).lower()
 
 
 async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import tui.peek
-from index_builder.catalogue.load import Catalogue, load_catalogue
-from index_builder.paths import Paths, bundled_sources
+from index_builder.catalogue.load import Catalogue
+from index_builder.paths import Paths
 from tui.context import Context
 from tui.peek import ForkedPeek
 
@@ -40,9 +40,12 @@ def test_a_first_run_gets_the_table_peek_from_the_child(tmp_path: Path) -> None:
     assert list(got.papers) == list(expected.papers)
 
 
-def test_a_warm_start_gets_the_head_from_the_child(tmp_path: Path) -> None:
-    ctx = context(tmp_path)
-    full = load_catalogue(bundled_sources(), cache_dir=ctx.paths.cache_dir)
+def test_a_warm_start_gets_the_head_from_the_child(
+    tmp_path: Path, warm_home: Path, bundled_catalogue: Catalogue
+) -> None:
+    paths = Paths(tmp_path / "config", tmp_path / "data", warm_home / "cache").ensure()
+    ctx = Context(paths=paths)  # the run's warm cache, read only
+    full = bundled_catalogue
     got = ForkedPeek(ctx.peek_catalogue).result()
     assert got is not None and not got.complete
     assert list(got.papers) == list(full.papers[: len(got)])

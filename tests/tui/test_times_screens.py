@@ -12,7 +12,15 @@ from textual.widgets import DataTable, Input, Static
 
 from index_builder.model import Event, Paper
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    highlighted_command,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tui.config import load_config
 from tui.screens.main.screen import MainScreen
 from tui.screens.whats_on import WhatsOnScreen
@@ -61,8 +69,8 @@ async def test_paper_view_shows_the_seoul_time_and_the_palette_changes_it(
 
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"Time zone: UTC")
-        await pilot.pause(0.3)
+        app.screen.query_one(Input).value = "Time zone: UTC"  # one search, not one per key
+        assert await until(pilot, lambda: "time zone: utc" in highlighted_command(app))
         await pilot.press("enter")
         await settle(pilot)
         assert app.zone_setting == "UTC"
