@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from tui.exiting import INTERRUPTED, is_interrupt, leave
+
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from tui.peek import ForkedPeek
@@ -19,12 +21,13 @@ def main(argv: list[str] | None = None) -> int:
         from tui.cli.main import run
 
         status = run(sys.argv[1:] if argv is None else argv, peek=peek)
-    except KeyboardInterrupt:  # Ctrl+C while still starting: no traceback
-        status = 130
-    if status == 130 and argv is None:
-        from tui.quitting import leave
-
-        # Interrupted: end now, without waiting for a command's worker threads.
+    except BaseException as error:
+        if not is_interrupt(error):
+            raise
+        status = INTERRUPTED  # Ctrl+C while still starting (often mid-import): no traceback
+    if status == INTERRUPTED and argv is None:
+        # Interrupted: end now, without waiting for a command's worker threads, and
+        # without importing anything (an interrupted import may have left a module half-built).
         leave(status)
     return status
 

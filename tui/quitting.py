@@ -16,18 +16,18 @@ the reading list commits each change as it is made.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import signal
 import sys
 import termios
 import traceback
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from tui.exiting import INTERRUPTED, leave
+
 if TYPE_CHECKING:
     from textual.app import App
 
-EXIT_SIGNALS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+EXIT_SIGNALS = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: 143}
 """Signals that quit the app the same way as ``q`` (the terminal is restored first)."""
 
 SWITCH_INTERVAL_S = 0.001
@@ -39,20 +39,6 @@ def exit_status(app: App[int], result: int | None) -> int:
     if app.return_code not in (None, 0):
         return int(app.return_code or 1)
     return int(result or 0)
-
-
-def leave(status: int) -> NoReturn:
-    """End the process now: stop build and peek children, flush output, skip waiting for
-    threads."""
-    from index_builder.search.builder import stop_children
-    from tui.peek import stop as stop_peek
-
-    stop_children()
-    stop_peek()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(status)
 
 
 def quit_now(app: App[int], status: int = 0) -> None:
