@@ -1,4 +1,7 @@
-"""Shared data for the catalogue tests: the bundled sources, their truth, cached builds."""
+"""Shared data for the catalogue tests: the bundled sources, their truth, cached builds.
+
+The bundled catalogue itself is the session fixture ``bundled_catalogue`` (``tests/conftest.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from functools import lru_cache
 
 from index_builder.catalogue.join import AbstractMatcher
 from index_builder.catalogue.join_score import TitleIndex
-from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from index_builder.sources.reading import read_source
@@ -69,9 +71,3 @@ def expected_rows() -> list[int]:
     """For each abstract of :func:`matcher`, the row index of its true paper."""
     row_of = {eid: i for i, eid in enumerate(event_ids())}
     return [row_of[truth()[abstract_id(e.text)]] for entries in lists() for e in entries]
-
-
-@lru_cache(maxsize=1)
-def bundled_catalogue() -> Catalogue:
-    """The catalogue of the bundled data (no cache)."""
-    return load_catalogue(bundled_sources())

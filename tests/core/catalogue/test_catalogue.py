@@ -15,7 +15,7 @@ from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_cata
 from index_builder.catalogue.merge import abstract_id
 from index_builder.catalogue.order import _start_time
 from index_builder.model import SourceProblem
-from tests.helpers.catalogue_data import FIXTURES, LISTS, TABLE, bundled_catalogue, truth
+from tests.helpers.catalogue_data import FIXTURES, LISTS, TABLE, truth
 
 SMALL_TABLE = FIXTURES / "catalogue_table_small.csv"
 
@@ -24,8 +24,8 @@ def _ids(catalogue: Catalogue) -> set[str]:
     return {p.id for p in catalogue}
 
 
-def test_bundled_counts() -> None:
-    cat = bundled_catalogue()
+def test_bundled_counts(bundled_catalogue: Catalogue) -> None:
+    cat = bundled_catalogue
     table = [p for p in cat if p.event_id is not None]
     assert len(table) == 6628
     assert sum(p.oral for p in cat) == 168
@@ -37,15 +37,15 @@ def test_bundled_counts() -> None:
     assert cat.problems == () and cat.loaded_sources == (TABLE, *LISTS)
 
 
-def test_joined_papers_match_the_truth() -> None:
-    cat, expected = bundled_catalogue(), truth()
+def test_joined_papers_match_the_truth(bundled_catalogue: Catalogue) -> None:
+    cat, expected = bundled_catalogue, truth()
     for paper in cat:
         if paper.event_id is not None and paper.abstract_raw:
             assert expected[paper.aliases[0]] == paper.event_id
 
 
-def test_table_fields() -> None:
-    paper = bundled_catalogue().get("64393")
+def test_table_fields(bundled_catalogue: Catalogue) -> None:
+    paper = bundled_catalogue.get("64393")
     assert paper is not None
     assert paper.title.startswith("TVI-CoT: Text-Visual Interleaved")
     assert paper.authors == ("Lianyu Hu", "Xiaoyu Ma", "Zeqin Liao", "Yang Liu")
@@ -59,8 +59,8 @@ def test_table_fields() -> None:
     assert paper.sources == ("icml2026_events.csv",) and paper.event_id == 64393
 
 
-def test_a_joined_paper_has_display_text_raw_text_and_sources() -> None:
-    cat = bundled_catalogue()
+def test_a_joined_paper_has_display_text_raw_text_and_sources(bundled_catalogue: Catalogue) -> None:
+    cat = bundled_catalogue
     paper = cat.get("62850")
     assert paper is not None and not paper.title_derived
     assert paper.title.startswith("ProEval:")
@@ -69,13 +69,13 @@ def test_a_joined_paper_has_display_text_raw_text_and_sources() -> None:
     assert cat.get(paper.aliases[0]) is paper
 
 
-def test_code_links_are_extracted() -> None:
-    found = [p for p in bundled_catalogue() if "TCSeg" in p.abstract_raw]
+def test_code_links_are_extracted(bundled_catalogue: Catalogue) -> None:
+    found = [p for p in bundled_catalogue if "TCSeg" in p.abstract_raw]
     assert found and found[0].code_urls == ("https://github.com/DirkLiii/TCSeg",)
 
 
-def test_unjoined_abstracts_are_papers_with_derived_titles() -> None:
-    alone = [p for p in bundled_catalogue() if p.event_id is None]
+def test_unjoined_abstracts_are_papers_with_derived_titles(bundled_catalogue: Catalogue) -> None:
+    alone = [p for p in bundled_catalogue if p.event_id is None]
     for paper in alone:
         assert paper.title_derived and paper.id == abstract_id(paper.abstract_raw)
         assert paper.title and len(paper.title) <= 90 and not paper.authors
@@ -97,8 +97,8 @@ def test_small_table_orals_spotlights_and_times(tmp_path: Path) -> None:
     assert [p.fatal for p in cat.problems] == [False]
 
 
-def test_display_order() -> None:
-    papers = bundled_catalogue().papers
+def test_display_order(bundled_catalogue: Catalogue) -> None:
+    papers = bundled_catalogue.papers
     groups = [0 if _start_time(p) is not None else 1 if p.event_id else 2 for p in papers]
     assert groups == sorted(groups)
     times = [_start_time(p) for p in papers if _start_time(p) is not None]
@@ -106,8 +106,10 @@ def test_display_order() -> None:
     assert papers[-1].event_id is None
 
 
-def test_ids_survive_reordered_and_added_files(tmp_path: Path) -> None:
-    base = bundled_catalogue()
+def test_ids_survive_reordered_and_added_files(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
+    base = bundled_catalogue
     reordered = load_catalogue([*LISTS[::-1], TABLE])
     assert reordered.papers == base.papers
     extra = tmp_path / "005_mine.txt"
@@ -118,10 +120,10 @@ def test_ids_survive_reordered_and_added_files(tmp_path: Path) -> None:
         assert grown.get(paper.id) == paper
 
 
-def test_an_abstract_keeps_its_id_when_a_join_appears_later() -> None:
+def test_an_abstract_keeps_its_id_when_a_join_appears_later(bundled_catalogue: Catalogue) -> None:
     before = load_catalogue(LISTS)
     assert len(before) == 76 and all(p.title_derived for p in before)
-    after = bundled_catalogue()
+    after = bundled_catalogue
     moved = 0
     for paper in before:
         now = after.get(paper.id)
@@ -130,11 +132,13 @@ def test_an_abstract_keeps_its_id_when_a_join_appears_later() -> None:
     assert moved >= 65
 
 
-def test_the_same_abstract_in_two_files_is_one_paper(tmp_path: Path) -> None:
+def test_the_same_abstract_in_two_files_is_one_paper(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     copy = tmp_path / "copy_of_000.txt"
     shutil.copy(LISTS[0], copy)
     cat = load_catalogue([TABLE, *LISTS, copy])
-    assert len(cat) == len(bundled_catalogue())
+    assert len(cat) == len(bundled_catalogue)
     paper = cat.get("62850")
     assert paper is not None
     assert paper.sources[1:] == ("000_579088213901f7bb.txt:1", "copy_of_000.txt:1")
@@ -258,10 +262,10 @@ def test_derived_titles_are_short_and_never_empty() -> None:
     [(62896, "ab7f8485a01", ""), (63109, "ab76024c601", ""), (63185, "", 'as "slop".')],
 )
 def test_abstracts_with_a_clear_row_in_their_gap_join_it(
-    event_id: int, abstract_id: str, ending: str
+    event_id: int, abstract_id: str, ending: str, bundled_catalogue: Catalogue
 ) -> None:
     """Issue 11's duplicates: the abstract joins its row instead of standing beside it."""
-    cat = bundled_catalogue()
+    cat = bundled_catalogue
     paper = cat.get(str(event_id))
     assert paper is not None and paper.abstract_raw and not paper.title_derived
     assert paper.abstract_raw.rstrip().endswith(ending)
@@ -270,8 +274,8 @@ def test_abstracts_with_a_clear_row_in_their_gap_join_it(
     assert sum(p.title_derived for p in cat) <= 2
 
 
-def test_unjoined_abstracts_name_the_row_they_possibly_are() -> None:
-    cat, expected = bundled_catalogue(), truth()
+def test_unjoined_abstracts_name_the_row_they_possibly_are(bundled_catalogue: Catalogue) -> None:
+    cat, expected = bundled_catalogue, truth()
     possibly = {p.id: p.possibly_same_as for p in cat if p.possibly_same_as}
     assert possibly, "the two abstracts left unjoined each point at their row"
     for paper_id, others in possibly.items():

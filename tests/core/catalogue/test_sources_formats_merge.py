@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 
 import index_builder.catalogue.load as catalogue_module
-from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from index_builder.sources.records import title_id
-from tests.helpers.catalogue_data import TABLE, bundled_catalogue
+from tests.helpers.catalogue_data import TABLE
 from tests.helpers.formats_data import BIB, SMALL_TABLE, by_title, paperscope, with_bib, write
 
 # --- merging -------------------------------------------------------------------------------
 
 
-def test_a_bib_entry_with_a_table_title_joins_that_row() -> None:
-    cat, bundled = with_bib(), bundled_catalogue()
+def test_a_bib_entry_with_a_table_title_joins_that_row(bundled_catalogue: Catalogue) -> None:
+    cat, bundled = with_bib(), bundled_catalogue
     paper, before = cat.get("63090"), bundled.get("63090")
     assert paper is not None and before is not None and before.abstract == ""
     assert paper.abstract.startswith("Fixture abstract. Multi-turn")
@@ -54,8 +54,10 @@ def test_ids_do_not_move_with_file_order_or_without_the_table() -> None:
     assert len(alone) == 3 and all(not p.title_derived for p in alone)
 
 
-def test_a_titled_record_outranks_the_list_abstract_of_its_row(tmp_path: Path) -> None:
-    bundled = bundled_catalogue()
+def test_a_titled_record_outranks_the_list_abstract_of_its_row(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
+    bundled = bundled_catalogue
     row = bundled.get("62850")
     assert row is not None and row.abstract_raw
     record = {"title": row.title_raw, "abstract": "Fixture: the camera-ready abstract."}
@@ -68,8 +70,10 @@ def test_a_titled_record_outranks_the_list_abstract_of_its_row(tmp_path: Path) -
     assert len(cat) == len(bundled)
 
 
-def test_a_list_abstract_in_a_differently_titled_record_keeps_its_join(tmp_path: Path) -> None:
-    bundled = bundled_catalogue()
+def test_a_list_abstract_in_a_differently_titled_record_keeps_its_join(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
+    bundled = bundled_catalogue
     row = bundled.get("62850")
     assert row is not None
     record = {"title": "Another Title Entirely", "abstract": row.abstract_raw}
@@ -123,7 +127,9 @@ def test_a_placeholder_abstract_does_not_merge_different_papers(tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_dump_round_trip_through_the_cli(warm_home_copy: Path, tmp_path: Path) -> None:
+def test_dump_round_trip_through_the_cli(
+    warm_home_copy: Path, tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     home = warm_home_copy  # the bundled catalogue cached: only the dump's own loads build
     first = paperscope("dump", "--format", "jsonl", home=home).stdout
     dump = write(tmp_path, "dump.jsonl", first)
@@ -131,7 +137,7 @@ def test_dump_round_trip_through_the_cli(warm_home_copy: Path, tmp_path: Path) -
                        home=home)  # fmt: skip
     both = paperscope("--source", str(dump), "dump", "--format", "jsonl", home=home)
     before = [json.loads(line) for line in first.splitlines()]
-    assert len(before) == len(bundled_catalogue())
+    assert len(before) == len(bundled_catalogue)
     for run in (again, both):
         after = [json.loads(line) for line in run.stdout.splitlines()]
         assert run.stderr == ""
@@ -141,7 +147,9 @@ def test_dump_round_trip_through_the_cli(warm_home_copy: Path, tmp_path: Path) -
     assert json.loads(again.stdout.splitlines()[0])["sources"] == ["dump.jsonl:1"]
 
 
-def test_reading_list_export_loads_back(warm_home_copy: Path, tmp_path: Path) -> None:
+def test_reading_list_export_loads_back(
+    warm_home_copy: Path, tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     home = warm_home_copy  # the bundled catalogue cached: the commands do not build it
     paperscope("reading-list", "add", "63090", "64393", home=home)
     out = tmp_path / "list.json"
@@ -149,7 +157,7 @@ def test_reading_list_export_loads_back(warm_home_copy: Path, tmp_path: Path) ->
     cat = load_catalogue([out])
     assert sorted(p.title[:7] for p in cat) == ["TVI-CoT", "T²PO: U"]
     assert cat.get("63090") is not None and cat.get("64393") is not None, "ids kept as aliases"
-    assert len(load_catalogue([*bundled_sources(), out])) == len(bundled_catalogue())
+    assert len(load_catalogue([*bundled_sources(), out])) == len(bundled_catalogue)
 
 
 def test_the_fingerprint_follows_the_version_and_sources_not_the_code(

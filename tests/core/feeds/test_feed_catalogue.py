@@ -11,7 +11,7 @@ from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.model import Paper
 from index_builder.paths import bundled_sources
 from index_builder.sources.reading import read_source
-from tests.helpers.catalogue_data import bundled_catalogue, truth
+from tests.helpers.catalogue_data import truth
 from tests.helpers.feed_data import (
     ICML_ABSTRACTS,
     ICML_FEED,
@@ -39,8 +39,10 @@ def test_every_icml_paper_once_with_its_official_abstract(fed: Catalogue) -> Non
     assert not fed.problems
 
 
-def test_every_earlier_id_still_resolves_to_its_paper(fed: Catalogue) -> None:
-    before = bundled_catalogue()
+def test_every_earlier_id_still_resolves_to_its_paper(
+    fed: Catalogue, bundled_catalogue: Catalogue
+) -> None:
+    before = bundled_catalogue
     for paper in before:
         found = fed.get(paper.id)
         assert found is not None, paper.id
@@ -66,7 +68,9 @@ def test_poster_and_talk_are_one_paper_with_rooms_and_boards(fed: Catalogue) -> 
     assert marker(65133) in paper.abstract
 
 
-def test_the_feed_wins_where_both_have_a_value(tmp_path: Path) -> None:
+def test_the_feed_wins_where_both_have_a_value(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     feed = icml_feed()
     results = [dict(r) for r in feed["results"][:30]]
     target = next(r for r in results if r["eventtype"] == "Poster")
@@ -77,7 +81,7 @@ def test_the_feed_wins_where_both_have_a_value(tmp_path: Path) -> None:
     keep = {str(r["id"]) for r in results} | {str(e) for e in truth().values()}
     abstracts = {k: v for k, v in icml_abstracts().items() if k in keep}
     (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts))
-    before = bundled_catalogue().get(str(target["id"]))
+    before = bundled_catalogue.get(str(target["id"]))
     cat = load_catalogue([*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS])
     paper = cat.get(str(target["id"]))
     assert before is not None and paper is not None
@@ -86,10 +90,12 @@ def test_the_feed_wins_where_both_have_a_value(tmp_path: Path) -> None:
     assert len(cat) == 6628  # every bundled abstract is on its paper: no duplicates left
 
 
-def test_an_official_abstract_overrides_the_heuristic_join(tmp_path: Path) -> None:
+def test_an_official_abstract_overrides_the_heuristic_join(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     """A bundled abstract put (by its official text) on another paper goes there, for sure."""
     key, event_id = next(iter(truth().items()))
-    other = next(p for p in bundled_catalogue() if p.event_id and p.id != str(event_id))
+    other = next(p for p in bundled_catalogue if p.event_id and p.id != str(event_id))
     text = bundled_texts()[event_id]
     path = tmp_path / ICML_ABSTRACTS
     path.write_text(json.dumps({other.id: "  " + text.replace(" ", "\n", 3)}))
@@ -100,14 +106,16 @@ def test_an_official_abstract_overrides_the_heuristic_join(tmp_path: Path) -> No
     assert own is not None and not own.abstract
 
 
-def test_neurips_papers_come_beside_icml_without_touching_them(tmp_path: Path) -> None:
+def test_neurips_papers_come_beside_icml_without_touching_them(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     feed = write_neurips(tmp_path) / "neurips-2025-orals-posters.json"
     cat = load_catalogue([*bundled_sources(), feed])
     neurips = [p for p in cat if p.venue == "NeurIPS 2025"]
     assert sorted(p.id for p in neurips) == [
         "neurips2025:119718", "neurips2025:119719", "neurips2025:119720"
     ]  # fmt: skip
-    assert [p for p in cat if p.venue != "NeurIPS 2025"] == list(bundled_catalogue())
+    assert [p for p in cat if p.venue != "NeurIPS 2025"] == list(bundled_catalogue)
     talk = cat.get("neurips2025:129720")
     assert talk is not None and talk.id == "neurips2025:119720" and talk.oral
     assert {e.room for e in talk.events} == {"Exhibit Hall C,D,E", "Ballroom 20"}

@@ -191,20 +191,25 @@ print("done", flush=True)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("delay", [0.3, 1.2, 2.5])
-def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float) -> None:
+@pytest.mark.parametrize("delay", [0.3, 1.2, "done"])
+def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float | str) -> None:
     path = tmp_path / "index"
     built(path).close()
     script = KILL_SCRIPT.format(tests=str(REPO), path=str(path))
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "start"
-    time.sleep(delay)  # the point of the test: a kill at this moment of the build
+    if delay == "done":  # killed once its build is complete (it reports so), every time
+        assert proc.stdout.readline().strip() == "done"
+    else:
+        time.sleep(float(delay))  # the point of the test: a kill at this moment of the build
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     data = indexfiles.read_marker(path)
     if path.exists():
         assert data is not None and data["fingerprint"] in ("fp", "big")
+    if delay == "done":
+        assert data is not None and data["fingerprint"] == "big"
     ix = SearchIndex(path, PAPERS, "fp")
     ix.ensure()
     assert ix.search("massart noise").total == 2

@@ -13,12 +13,14 @@ import pickle
 import signal
 import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from whoosh import index as whoosh_index
 from whoosh import query as Q
+from whoosh.codec.whoosh3 import W3LeafMatcher
 
 from index_builder.model import Paper
 from index_builder.search import parallel
@@ -56,8 +58,7 @@ def our_build(folder: Path, docs: list[dict[str, str]], workers: int) -> Counter
     return words
 
 
-def term_stats(reader: Any, field: str, text: bytes) -> tuple[Any, ...]:
-    info = reader.term_info(field, text)
+def term_stats(info: Any) -> tuple[Any, ...]:
     return (info.weight(), info.doc_frequency(), info.min_length(), info.max_length(),
             info.max_weight(), info.min_id(), info.max_id())  # fmt: skip
 
@@ -65,24 +66,39 @@ def term_stats(reader: Any, field: str, text: bytes) -> tuple[Any, ...]:
 def postings(reader: Any, field: str, text: bytes) -> list[tuple[Any, ...]]:
     """Every posting, checking each block's statistics against its postings on the way."""
     m = reader.postings(field, text)
-    out = []
+    out: list[tuple[Any, ...]] = []
+    if type(m) is not W3LeafMatcher:  # a term's postings inlined in its term info
+        while m.is_active():
+            assert m.weight() <= m.block_max_weight()
+            assert m.id() <= m.block_max_id()
+            out.append((m.id(), m.weight(), m.value()))
+            m.next()
+        return out
+    # Block by block: what id(), weight() and value() read one posting at a time, the
+    # block's postings as Whoosh decoded them (the first posting's calls load them).
     while m.is_active():
-        assert m.weight() <= m.block_max_weight()
-        assert m.id() <= m.block_max_id()
-        out.append((m.id(), m.weight(), m.value()))
-        m.next()
+        m.id()
+        m.weight()
+        m.value()
+        count = m._blocklength
+        ids, weights, values = m._ids[:count], m._weights[:count], m._values[:count]
+        assert max(weights) <= m.block_max_weight()
+        assert max(ids) <= m.block_max_id()
+        out.extend(zip(ids, weights, values, strict=True))
+        m._next_block()  # what next() does after the block's last posting
     return out
 
 
 def read_all(folder: Path) -> dict[str, Any]:
     ix = whoosh_index.open_dir(str(folder))
     with ix.reader() as r:
-        terms = list(r.all_terms())
+        items = list(r)  # ((field, text), term info) of every term, in term order
+        terms = [term for term, _ in items]
         fields = list(r.indexed_field_names())
         return {
             "docs": r.doc_count_all(),
             "terms": terms,
-            "stats": [term_stats(r, f, t) for f, t in terms],
+            "stats": [term_stats(info) for _, info in items],
             "postings": [postings(r, f, t) for f, t in terms],
             "lengths": [
                 [r.doc_field_length(d, f) for d in range(r.doc_count_all())] for f in fields
@@ -122,12 +138,32 @@ def terms_of(folder: Path) -> list[tuple[str, bytes]]:
         return list(r.all_terms())
 
 
+@pytest.fixture(scope="module")
+def our_index(
+    docs: list[dict[str, str]], tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[int], tuple[Path, Counter[str]]]:
+    """Our index of ``docs`` built with ``workers`` (and its word counts): built once per
+    ``workers`` for the tests that read it (read only)."""
+    built: dict[int, tuple[Path, Counter[str]]] = {}
+
+    def get(workers: int) -> tuple[Path, Counter[str]]:
+        if workers not in built:
+            folder = tmp_path_factory.mktemp(f"ours-{workers}")
+            built[workers] = (folder, our_build(folder, docs, workers))
+        return built[workers]
+
+    return get
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_index_reads_as_whooshs_own(
-    docs: list[dict[str, str]], whoosh_index_read: dict[str, Any], tmp_path: Path, workers: int
+    docs: list[dict[str, str]],
+    whoosh_index_read: dict[str, Any],
+    our_index: Callable[[int], tuple[Path, Counter[str]]],
+    workers: int,
 ) -> None:
-    words = our_build(tmp_path, docs, workers)
-    ours = read_all(tmp_path)
+    folder, words = our_index(workers)
+    ours = read_all(folder)
     assert ours["segments"] == 1
     assert max(len(p) for p in ours["postings"]) > 3 * 128  # several blocks were written
     for key in ("docs", "terms", "stats", "lengths", "totals", "stored"):
@@ -137,14 +173,15 @@ def test_the_index_reads_as_whooshs_own(
     ):
         assert mine == theirs, term
     assert dict(words) == Vocabulary.from_texts(d.get("text", "") for d in docs).freq
-    assert not list(tmp_path.glob(".worker-*"))
+    assert not list(folder.glob(".worker-*"))
 
 
 def test_the_index_answers_as_whooshs_own(
-    docs: list[dict[str, str]], whoosh_folder: Path, tmp_path: Path
+    whoosh_folder: Path, our_index: Callable[[int], tuple[Path, Counter[str]]]
 ) -> None:
     """Scores and phrases through Whoosh's searcher, not only the stored postings."""
-    our_build(tmp_path, docs, workers=2)
+    folder, _ = our_index(2)
+    assert not list(folder.glob(".worker-*"))
     queries = [
         Q.Term("text", "learn"),
         Q.And([Q.Term("text", "model"), Q.Term("text", "diffus")]),
@@ -153,8 +190,8 @@ def test_the_index_answers_as_whooshs_own(
         Q.Or([Q.Term("title", "graph"), Q.Term("abstract", "network")]),
     ]
     answers = []
-    for folder in (whoosh_folder, tmp_path):
-        with whoosh_index.open_dir(str(folder)).searcher() as s:
+    for index_folder in (whoosh_folder, folder):
+        with whoosh_index.open_dir(str(index_folder)).searcher() as s:
             answers.append(
                 [[(h.docnum, h.score) for h in s.search(q, limit=None)] for q in queries]
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -10,6 +11,9 @@ from index_builder.sources.reading import decode, read_source
 from index_builder.sources.table import split_list
 from index_builder.sources.types import SourceError
 from tests.helpers.catalogue_data import FIXTURES, LISTS, TABLE
+
+if TYPE_CHECKING:
+    from index_builder.catalogue.load import Catalogue
 
 ABSTRACT_1 = "We propose ProEval, a proactive evaluation framework."
 ABSTRACT_2 = "Polytrees are a subclass of Bayesian networks."
@@ -174,11 +178,7 @@ def test_author_cells_with_html_entities_and_tex_split_into_real_names() -> None
     )
 
 
-def test_no_bundled_author_is_an_entity_fragment() -> None:
-    from index_builder.catalogue.load import load_catalogue
-    from index_builder.paths import bundled_sources
-
-    catalogue = load_catalogue(bundled_sources())
-    names = [name for paper in catalogue.papers for name in paper.authors]
+def test_no_bundled_author_is_an_entity_fragment(bundled_catalogue: Catalogue) -> None:
+    names = [name for paper in bundled_catalogue.papers for name in paper.authors]
     assert not [n for n in names if "&" in n or n.startswith("#") or "\\" in n or "{" in n]
     assert any(n == "Francesco D'Angelo" for n in names)
