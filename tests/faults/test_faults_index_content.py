@@ -16,8 +16,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index_builder.paths import HOME_ENV
+
+if TYPE_CHECKING:
+    from index_builder.search.engine import SearchIndex
 
 
 def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -44,11 +48,15 @@ def overwrite_blocks(index_dir: Path, count: int = 50, seed: int = 7) -> int:
     return count
 
 
-def test_overwritten_blocks_are_detected_and_rebuilt(warm_home: Path, tmp_path: Path) -> None:
+def test_overwritten_blocks_are_detected_and_rebuilt(
+    warm_home: Path, bundled_index: SearchIndex, tmp_path: Path
+) -> None:
     home = tmp_path / "home"
     shutil.copytree(warm_home / "cache", home / "cache")
     queries = ("citation", "rethinking")
-    before = {q: json.loads(cli(home, "search", "--json", q).stdout) for q in queries}
+    # The totals before the damage, from the shared index of the home copied here (what
+    # ``paperscope search`` answers: the query passed to ``search(query, limit=20)``).
+    before = {q: bundled_index.search(q, limit=20).total for q in queries}
     assert re.search(r"^  fresh +True$", cli(home, "doctor").stdout, re.M)
     overwrite_blocks(home / "cache" / "index")
     assert re.search(
@@ -58,6 +66,6 @@ def test_overwritten_blocks_are_detected_and_rebuilt(warm_home: Path, tmp_path: 
         done = cli(home, "search", "--json", query)
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
-        assert json.loads(done.stdout)["total"] == before[query]["total"] > 0
+        assert json.loads(done.stdout)["total"] == before[query] > 0
         if query == "citation":  # the first search found the damage and rebuilt
             assert "The search index was damaged and has been rebuilt." in done.stderr

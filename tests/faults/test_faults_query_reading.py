@@ -1,17 +1,23 @@
-"""Queries are answered as meant, or the reading is said plainly (real CLI, bundled index).
+"""Queries are answered as meant, or the reading is said plainly (bundled index).
 
 A stray closing bracket is ignored; up to 128 terms are parsed (49 ORed topic words once
 fell back to plain words and read ``OR`` as a word); a query that still cannot be parsed
-says so on screen and in ``--json`` (``"fallback": true`` with the reason).
+says so on screen and in ``--json`` (``"fallback": true`` with the reason), through the
+real CLI. How a query is read is asked of the shared bundled index directly: ``paperscope
+search QUERY`` hands the query to ``SearchIndex.search(QUERY, limit=20)`` and prints what
+it answers (its ``total`` and ``fallback`` are the ``--json`` output's).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.helpers.faults import paperscope, run
+
+if TYPE_CHECKING:
+    from index_builder.search.engine import SearchIndex
 
 TOPICS = ["diffusion", "transformer", "graph", "language", "vision", "robot", "kernel"]
 
@@ -23,18 +29,18 @@ def search(home: Path, query: str) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def test_a_stray_closing_bracket_is_ignored(warm_home: Path) -> None:
-    meant = search(warm_home, "diffusion OR transformer")
-    got = search(warm_home, "diffusion OR transformer)")
-    assert got["total"] == meant["total"] > 0 and got["fallback"] is False
+def test_a_stray_closing_bracket_is_ignored(bundled_index: SearchIndex) -> None:
+    meant = bundled_index.search("diffusion OR transformer", limit=20)
+    got = bundled_index.search("diffusion OR transformer)", limit=20)
+    assert got.total == meant.total > 0 and got.fallback is False
 
 
-def test_forty_nine_ored_words_are_still_an_or(warm_home: Path) -> None:
+def test_forty_nine_ored_words_are_still_an_or(bundled_index: SearchIndex) -> None:
     words = (TOPICS * 7)[:49]
-    many = search(warm_home, " OR ".join(words))
-    few = search(warm_home, " OR ".join(TOPICS))
-    assert many["fallback"] is False
-    assert many["total"] == few["total"] > 0  # the same words, repeated
+    many = bundled_index.search(" OR ".join(words), limit=20)
+    few = bundled_index.search(" OR ".join(TOPICS), limit=20)
+    assert many.fallback is False
+    assert many.total == few.total > 0  # the same words, repeated
 
 
 def test_a_query_read_differently_says_so(warm_home: Path) -> None:

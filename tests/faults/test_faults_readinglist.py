@@ -21,6 +21,7 @@ import pytest
 from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import namespace_problem
+from tests.helpers.shared_builds import build_once
 
 FIRST, SECOND = "66407", "62914"  # the two Massart papers of the bundled table
 
@@ -43,18 +44,29 @@ def rl(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run(home, rl_cmd(*args))
 
 
+@pytest.fixture(scope="module")
+def rl_home_built(warm_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the warm catalogue cache and a list holding both Massart papers.
+
+    Made once per test run by the real command line (shared: read only).
+    """
+
+    def build(home: Path) -> None:
+        (home / "cache").mkdir(parents=True)
+        for item in (warm_home / "cache").glob("catalogue-*"):
+            shutil.copy2(item, home / "cache" / item.name)
+        done = rl(home, "add", FIRST, SECOND)
+        assert done.returncode == 0, done.stderr
+        done = rl(home, "note", FIRST, "keep me")
+        assert done.returncode == 0, done.stderr
+
+    return build_once(tmp_path_factory, "faults-reading-list-home", build)
+
+
 @pytest.fixture
-def rl_home(warm_home: Path, tmp_path: Path) -> Path:
-    """A home with the warm catalogue cache and a list holding both Massart papers."""
-    home = tmp_path / "home"
-    (home / "cache").mkdir(parents=True)
-    for item in (warm_home / "cache").glob("catalogue-*"):
-        shutil.copy2(item, home / "cache" / item.name)
-    done = rl(home, "add", FIRST, SECOND)
-    assert done.returncode == 0, done.stderr
-    done = rl(home, "note", FIRST, "keep me")
-    assert done.returncode == 0, done.stderr
-    return home
+def rl_home(rl_home_built: Path, tmp_path: Path) -> Path:
+    """A private copy of :func:`rl_home_built` (it holds no path of its own)."""
+    return Path(shutil.copytree(rl_home_built, tmp_path / "home", symlinks=True))
 
 
 def db(home: Path) -> Path:

@@ -20,6 +20,7 @@ import pytest
 from index_builder.readinglist.identify import APPLICATION_ID
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import in_namespace, namespace_problem, paperscope, run
+from tests.helpers.shared_builds import build_once
 
 PAPER_ID = "88001"
 NO_NAMESPACE = namespace_problem()
@@ -96,32 +97,52 @@ def test_a_list_from_before_the_application_id_is_still_ours(rows: Path, tmp_pat
         assert bm is not None and bm.note == "still mine"
 
 
-@pytest.fixture
-def listed(rows: Path, tmp_path: Path) -> Path:
-    """A home whose list holds the paper with a note, folded into the main file."""
-    home = tmp_path / "home"
+def _build_listed(folder: Path) -> None:
+    """``rows.json`` and ``home``, whose list holds the paper with a note, folded into
+    the main file (real command line)."""
+    folder.mkdir(parents=True)
+    rows = folder / "rows.json"
+    rows.write_text(json.dumps([{"event_id": int(PAPER_ID), "title": "A Paper To Keep"}]))
+    home = folder / "home"
     for action in (["add", PAPER_ID], ["note", PAPER_ID, "keep", "me"]):
         done = run(home, rl(rows, *action))
         assert done.returncode == 0, done.stderr
     with sqlite3.connect(db(home)) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
-    return home
+
+
+@pytest.fixture(scope="module")
+def listed_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of :func:`_build_listed`, made once per test run (read only)."""
+    return build_once(tmp_path_factory, "faults-reading-list-files-listed", _build_listed)
+
+
+@pytest.fixture
+def listed(listed_built: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of a home whose list holds the paper with a note, and its source.
+
+    The source stays where the home was made from it (its path is in the catalogue's
+    fingerprint); the home holds no path of its own.
+    """
+    home = Path(shutil.copytree(listed_built / "home", tmp_path / "home", symlinks=True))
+    return home, listed_built / "rows.json"
 
 
 @needs_namespace
-def test_read_only_data_folder_still_lists_and_exports(listed: Path, rows: Path) -> None:
-    data = db(listed).parent
+def test_read_only_data_folder_still_lists_and_exports(listed: tuple[Path, Path]) -> None:
+    home, rows = listed
+    data = db(home).parent
     ro = f"mount --bind -o ro {data} {data}"
     for action in (["list"], ["export", "--format", "markdown"]):
-        done = run(listed, in_namespace(ro, rl(rows, *action)))
+        done = run(home, in_namespace(ro, rl(rows, *action)))
         assert done.returncode == 0, done.stderr
         assert "A Paper To Keep" in done.stdout
         assert "changes cannot be saved" in done.stderr
-    done = run(listed, in_namespace(ro, rl(rows, "note", PAPER_ID, "lost?")))
+    done = run(home, in_namespace(ro, rl(rows, "note", PAPER_ID, "lost?")))
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "read-only" in done.stderr
-    with ReadingList(db(listed)) as store:
+    with ReadingList(db(home)) as store:
         bm = store.get(PAPER_ID)
         assert bm is not None and bm.note == "keep me"
 
@@ -139,10 +160,11 @@ exec "$@"
 
 
 @needs_namespace
-def test_full_disk_still_lists(listed: Path, rows: Path) -> None:
-    data = db(listed).parent
+def test_full_disk_still_lists(listed: tuple[Path, Path]) -> None:
+    home, rows = listed
+    data = db(home).parent
     argv = ["unshare", "-m", "--propagation", "private", "sh", "-c", FULL, "sh", str(data)]
-    done = run(listed, [*argv, *rl(rows, "list")])
+    done = run(home, [*argv, *rl(rows, "list")])
     shutil.rmtree(f"{data}.copy", ignore_errors=True)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr

@@ -6,12 +6,14 @@ the documented exit status, and nothing half-written (real processes, real files
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from index_builder.model import Paper
 from tests.helpers.faults import paperscope, run
+from tests.helpers.shared_builds import build_once
 from tui.widgets.paper_text import session_rows
 
 TIMES = {
@@ -22,21 +24,34 @@ TIMES = {
 }
 
 
-@pytest.fixture
-def timed(tmp_path: Path) -> tuple[Path, list[str]]:
-    """A home whose list holds four papers, three with impossible session years."""
-    source = tmp_path / "years.json"
+def _build_timed(folder: Path) -> None:
+    """``years.json`` and ``home``, whose list holds its four papers (real command line)."""
+    folder.mkdir(parents=True)
+    source = folder / "years.json"
     records = [
         {"event_id": int(i), "title": f"Paper {i} café", "session": f"S{i}",
          "starts_at": s, "ends_at": e}
         for i, (s, e) in TIMES.items()
     ]  # fmt: skip
     source.write_text(json.dumps(records))
-    home = tmp_path / "home"
     argv = paperscope("--no-bundled", "--source", str(source))
-    done = run(home, [*argv, "reading-list", "add", *TIMES])
+    done = run(folder / "home", [*argv, "reading-list", "add", *TIMES])
     assert done.returncode == 0, done.stderr
-    return home, argv
+
+
+@pytest.fixture(scope="module")
+def timed_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of :func:`_build_timed`, made once per test run (read only)."""
+    return build_once(tmp_path_factory, "faults-tracebacks-timed", _build_timed)
+
+
+@pytest.fixture
+def timed(timed_built: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A private copy of a home whose list holds four papers, three with impossible
+    session years, and the argv of its source (which stays where the home was made from
+    it: its path is in the catalogue's fingerprint)."""
+    home = Path(shutil.copytree(timed_built / "home", tmp_path / "home", symlinks=True))
+    return home, paperscope("--no-bundled", "--source", str(timed_built / "years.json"))
 
 
 def test_ics_export_with_impossible_years(timed: tuple[Path, list[str]]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import threading
@@ -19,20 +20,36 @@ import pytest
 
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
+from tests.helpers.shared_builds import build_once
 from tui.config import save_theme
 
 PAPER_ID = "88002"
 
 
-@pytest.fixture
-def listed(tmp_path: Path) -> tuple[Path, Path]:
-    """A home with one bookmark, and the source that names it."""
-    rows = tmp_path / "rows.json"
+def _build_listed(folder: Path) -> None:
+    """``rows.json`` (one paper) and ``home``, whose list holds it (real command line)."""
+    folder.mkdir(parents=True)
+    rows = folder / "rows.json"
     rows.write_text(json.dumps([{"event_id": int(PAPER_ID), "title": "Export Me Please"}]))
-    home = tmp_path / "home"
-    done = run(home, export_argv(rows, "add", PAPER_ID))
+    done = run(folder / "home", export_argv(rows, "add", PAPER_ID))
     assert done.returncode == 0, done.stderr
-    return home, rows
+
+
+@pytest.fixture(scope="module")
+def listed_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of :func:`_build_listed`, made once per test run (read only)."""
+    return build_once(tmp_path_factory, "faults-write-targets-listed", _build_listed)
+
+
+@pytest.fixture
+def listed(listed_built: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of a home with one bookmark, and the source that names it.
+
+    The source stays where the home was made from it (its path is in the catalogue's
+    fingerprint); the home holds no path of its own.
+    """
+    home = Path(shutil.copytree(listed_built / "home", tmp_path / "home", symlinks=True))
+    return home, listed_built / "rows.json"
 
 
 def export_argv(rows: Path, *args: str) -> list[str]:

@@ -2,8 +2,10 @@
 
 The sources (markup, ANSI and OSC escapes, control characters, bidi overrides, a 1 MB
 abstract, a 10,000-word title, empty fields, formula cells, NUL bytes) are written by
-:mod:`hostile_data` and loaded with ``--source`` and ``--no-bundled``; the catalogue and
-index are built once per module. Commands run in-process through ``tui.cli.main.run``.
+:mod:`hostile_data` and loaded with ``--source`` and ``--no-bundled``; their catalogue
+and index are built once per test run (:func:`hostile_data.build_hostile`, shared with
+the TUI's hostile tests) and copied into a home of this module's own. Commands run
+in-process through ``tui.cli.main.run``.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ from index_builder.model import Paper
 from index_builder.paths import HOME_ENV
 from tests.helpers.hostile_data import (
     ABSTRACTS,
+    HOSTILE_BUILD,
     HUGE_WORD,
     LONG_TITLE_WORD,
     MARKUP,
+    build_hostile,
+    built_sources,
     unsafe_chars,
-    write_sources,
 )
+from tests.helpers.shared_builds import build_once, copy_cache
 from tui.cli.main import run
 from tui.widgets.paper_view import is_web_link, paper_links
 
@@ -38,9 +43,15 @@ WORDS = [*ABSTRACTS, HUGE_WORD, LONG_TITLE_WORD, "zqtitlemarkup", "zqformula", "
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[str]]]:
-    """A home and the ``--source`` options of the hostile files (built once)."""
+    """A home and the ``--source`` options of the hostile files (built once per run).
+
+    The home is this module's own copy of the shared catalogue cache and index (tests
+    write bookmarks and exports into it), on which ``paperscope index`` must succeed.
+    """
+    shared = build_once(tmp_path_factory, HOSTILE_BUILD, build_hostile)
     root = tmp_path_factory.mktemp("hostile")
-    sources = write_sources(root / "sources")
+    copy_cache(shared / "cache", root / "home" / "cache")
+    sources = built_sources(shared)
     options = ["--no-bundled"]
     for path in sources:
         options += ["--source", str(path)]

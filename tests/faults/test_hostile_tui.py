@@ -7,7 +7,6 @@ the catalogue cache and index are built once per test run and copied per test.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -19,7 +18,13 @@ import pytest
 
 from index_builder.paths import Paths
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.hostile_data import MARKUP, unsafe_chars, write_sources
+from tests.helpers.hostile_data import (
+    HOSTILE_BUILD,
+    MARKUP,
+    build_hostile,
+    built_sources,
+    unsafe_chars,
+)
 from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
@@ -29,24 +34,14 @@ from tui.context import Context
 HostileApp = Callable[..., PaperScopeApp]
 
 
-def _build_hostile(root: Path) -> None:
-    sources = write_sources(root / "sources")
-    (root / "sources.json").write_text(json.dumps([str(p) for p in sources]))
-    paths = Paths(root / "config", root / "data", root / "cache").ensure()
-    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
-    ctx.index().ensure()
-    ctx.index().close()
-
-
 @pytest.fixture(scope="module")
 def hostile_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     """The hostile sources and a cache folder holding their catalogue and index.
 
     Built once per test run for all workers; read only (each test copies the cache).
     """
-    root = build_once(tmp_path_factory, "hostile-tui", _build_hostile)
-    sources = [Path(p) for p in json.loads((root / "sources.json").read_text())]
-    return root / "cache", sources
+    root = build_once(tmp_path_factory, HOSTILE_BUILD, build_hostile)
+    return root / "cache", built_sources(root)
 
 
 @pytest.fixture

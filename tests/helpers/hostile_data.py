@@ -10,10 +10,13 @@ word (``zqmarkup``, ``zqansi``, ...) so tests can find it.
 from __future__ import annotations
 
 import csv
+import json
 import re
 from pathlib import Path
 
+from index_builder.paths import Paths
 from index_builder.sources.table import TABLE_COLUMNS
+from tui.context import Context
 
 OSC52 = "\x1b]52;c;aGFja2Vk\x07"
 """An OSC 52 clipboard write of the text ``hacked``."""
@@ -104,3 +107,30 @@ UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 def unsafe_chars(text: str) -> list[str]:
     """The characters of ``text`` that a terminal would act on (as ``repr``s)."""
     return sorted({repr(c) for c in UNSAFE.findall(text)})
+
+
+HOSTILE_BUILD = "hostile-tui"
+"""The name of :func:`build_hostile`'s folder, built once per test run
+(:func:`tests.helpers.shared_builds.build_once`) for every test of the hostile data."""
+
+
+def build_hostile(root: Path) -> None:
+    """The hostile sources and their catalogue cache and index, under ``root``.
+
+    ``root/sources`` holds the files of :func:`write_sources` (their paths, in order, in
+    ``root/sources.json``); ``root/cache`` the catalogue cache and index that
+    ``paperscope --no-bundled --source ...`` of them makes. The sources stay where they
+    are: their paths are in the catalogue's fingerprint, so a copy of the cache elsewhere
+    stays fresh.
+    """
+    sources = write_sources(root / "sources")
+    (root / "sources.json").write_text(json.dumps([str(p) for p in sources]))
+    paths = Paths(root / "config", root / "data", root / "cache").ensure()
+    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
+    ctx.index().ensure()
+    ctx.index().close()
+
+
+def built_sources(root: Path) -> list[Path]:
+    """The source files of a folder made by :func:`build_hostile`, in order."""
+    return [Path(p) for p in json.loads((root / "sources.json").read_text())]
