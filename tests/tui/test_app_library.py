@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 import tui.clipboard
+from index_builder.model import Paper
+from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tui.config import Config
 
 
@@ -45,6 +57,57 @@ async def test_is_bookmarked_filter_uses_the_reading_list(make_app: AppFactory) 
         await pilot.press("escape", "b")
         await type_query(pilot, "is:bookmarked")
         assert [h.paper.id for h in screen.results.hits] == ["t03"]
+
+
+async def test_is_bookmarked_follows_a_bookmark_that_lands_after_its_answer(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``b`` then ``is:bookmarked`` typed at once: the bookmark is written off the event
+    loop (a locked list waits), so the answer can come first; the list then follows."""
+    release = threading.Event()
+    toggle = ReadingList.toggle
+
+    def held_toggle(self: ReadingList, paper: Paper) -> bool:
+        assert release.wait(20)
+        return toggle(self, paper)
+
+    monkeypatch.setattr(ReadingList, "toggle", held_toggle)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "proeval")
+        await pilot.press("escape", "b")
+        screen.box.value = "is:bookmarked"  # while the bookmark is still being written
+        assert await until(
+            pilot, lambda: screen.result is not None and screen.result.query == "is:bookmarked"
+        )
+        assert screen.results.hits == ()
+        release.set()
+        assert await until(pilot, lambda: "t03" in screen.bookmarked_ids())
+        await settle(pilot)
+        assert [h.paper.id for h in screen.results.hits] == ["t03"]
+
+
+async def test_unbookmarking_in_is_bookmarked_drops_the_paper_and_keeps_the_row(
+    make_app: AppFactory,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = main(pilot)
+        with ReadingList(app.ctx.paths.reading_list) as store:
+            store.merge(Bookmark.from_paper(p) for p in app.ctx.catalogue().papers[:3])
+        screen.library.load()
+        await type_query(pilot, "is:bookmarked")
+        listed = [h.paper.id for h in screen.results.hits]
+        assert len(listed) == 3
+        await pilot.press("escape", "j")
+        await settle(pilot)
+        await pilot.press("b")  # the second row's bookmark removed
+        await settle(pilot)
+        assert [h.paper.id for h in screen.results.hits] == [listed[0], listed[2]]
+        assert screen.results.cursor == 1  # the row it was on: now the next paper
+        assert screen.view.hit is screen.results.current
 
 
 async def test_B_opens_the_reading_list_and_enter_comes_back_to_the_paper(

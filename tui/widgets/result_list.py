@@ -161,18 +161,23 @@ class ResultList(ScrollView, can_focus=True):
     # -- data -------------------------------------------------------------------------------
 
     def set_hits(
-        self, hits: Sequence[Hit], *, keep: str | None = None, total: int | None = None
+        self,
+        hits: Sequence[Hit],
+        *,
+        keep: str | None = None,
+        total: int | None = None,
+        near: int = 0,
     ) -> None:
         """Show ``hits`` of ``total`` (default: all of them); the cursor goes to the paper
-        with id ``keep`` if present, else the top."""
+        with id ``keep`` if present, else to row ``near`` (the last row if fewer)."""
         self.hits = tuple(hits)
         self.total = max(len(self.hits), total if total is not None else 0)
         self._asked = len(self.hits)
         self._jump_last = False
         self._cache.clear()
-        index = 0
+        index = max(0, min(near, len(self.hits) - 1))
         if keep is not None:
-            index = next((i for i, h in enumerate(self.hits) if h.paper.id == keep), 0)
+            index = next((i for i, h in enumerate(self.hits) if h.paper.id == keep), index)
         self.virtual_size = Size(0, len(self.hits) * ROW_HEIGHT)
         self.scroll_to(y=max(0, index * ROW_HEIGHT - self.size.height // 3), animate=False)
         self.cursor = index

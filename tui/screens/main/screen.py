@@ -245,9 +245,13 @@ class MainScreen(Screen[None]):
             self.results.focus() if listed else self.view.focus()
 
     def bookmarks_changed(self) -> None:
-        """Redraw the badges in the list and the view."""
+        """Redraw the badges in the list and the view; a query that filters on the
+        bookmarks (``is:bookmarked``) is answered again, so the list shows them as they are."""
         self.results.set_bookmarked(self.bookmarked_ids())
         self.pane.refresh_badge()
+        # Any spelling (is:Bookmarked, -is:bookmarked): a needless search again costs little.
+        if "bookmarked" in self.box.value.lower() and self.flow.result is not None:
+            self.run_search()
 
     # -- actions ----------------------------------------------------------------------------
 

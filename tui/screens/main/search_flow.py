@@ -241,10 +241,11 @@ class SearchFlow:
         self.result = message.result
         # The same query answered again (new sort, index now ready): the cursor stays on
         # the paper the user moved to; a cursor still at the top stays at the top.
-        keep = None
+        keep, near = None, 0
         current = results.current
         if previous is not None and previous.query == message.query and results.cursor > 0:
             keep = current.paper.id if current is not None else None
+            near = results.cursor  # that paper gone (unbookmarked in is:bookmarked): its row
         hits = message.result.hits
         if self.pending is not None and self.pending[0] == message.query:
             # The paper the user opened is the one highlighted, listed or not.
@@ -256,7 +257,7 @@ class SearchFlow:
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
         results.show_times(self._zone() if message.sort == "time" else None)
         total = max(message.result.total, len(hits))
-        results.set_hits(hits, keep=keep, total=total)
+        results.set_hits(hits, keep=keep, total=total, near=near)
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
