@@ -185,20 +185,35 @@ async def test_export_to_a_typed_path(rl_store: ReadingList, tmp_path: Path) -> 
         assert text.startswith("BEGIN:VCALENDAR\r\n") and text.count("BEGIN:VEVENT") == 2
 
 
-async def test_sessions_view_marks_clashes(rl_store: ReadingList, tmp_path: Path) -> None:
-    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
-    async with app.run_test(size=(120, 24)) as pilot:
+async def test_sessions_view_fits_a_narrow_screen_and_steps_over_headings(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    rl_store.add(LONG)
+    app = ListApp(rl_store, [*SCREEN_PAPERS, LONG], tmp_path)
+    async with app.run_test(size=(70, 22)) as pilot:
         await pilot.pause()
         await pilot.press("p")
-        ids = table_ids(app, "#rl-sessions")
-        assert ids[0].startswith("#day") and ids[1:3] == ["p1", "p2"] and "p3" in ids
-        sessions = app.screen.query_one("#rl-sessions", DataTable)
-        assert sessions.get_cell("p1", "clash").plain.startswith("clash: Oral 1A Something")
-        assert sessions.get_cell("p2", "clash").plain.startswith("clash: Poster Session 1")
-        assert "Monday 6 July 2026" in sessions.get_cell(ids[0], "when").plain
-        await pilot.press("j", "enter")  # the first paper row: p1
         await pilot.pause()
-        assert app.opened == ["p1"]
+        sessions = app.screen.query_one("#rl-sessions", DataTable)
+        lines = {str(r.key.value): sessions.get_cell(r.key, "plan") for r in sessions.ordered_rows}
+        keys = list(lines)
+        assert lines[keys[0]].plain == "Monday 6 July 2026" and keys[0].startswith("#day")
+        clashes = [lines[k].plain.strip() for k in keys if k.startswith("#clash")]
+        assert clashes[0].startswith("clash: Oral 1A Something")
+        assert clashes[1].startswith("clash: Poster Session 1")
+        assert keys.index("p1") < keys.index("p2") < keys.index("p3")
+        # every line fits beside the scrollbar: nothing (a clash, a time) is off screen
+        assert all(line.cell_len <= 70 - 5 for line in lines.values())
+        assert lines["p9"].plain.endswith("…")  # the long title is cut, with a mark
+        assert sessions.cursor_row == keys.index("p1")  # the first paper, not a heading
+        await pilot.press("j")  # over p2's session and clash lines
+        assert sessions.cursor_row == keys.index("p2")
+        await pilot.press("k")
+        assert sessions.cursor_row == keys.index("p1")
+        await pilot.press("j", "j", "enter")  # over the no-time heading
+        await pilot.pause()
+        after_p2 = [k for k in keys[keys.index("p2") + 1 :] if not k.startswith("#")]
+        assert app.opened == [after_p2[0]]
 
 
 @pytest.mark.parametrize("size", [(20, 5), (30, 8), (200, 60)])
@@ -236,13 +251,13 @@ async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Pat
     app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
     async with app.run_test(size=(120, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("p", "j", "j")  # day heading, p1, p2
+        await pilot.press("p", "j")  # from p1, the first paper, to p2
         await pilot.press("r")
         assert rl_store.get("p2").status == "reading"  # type: ignore[union-attr]
         assert rl_store.get("p3").status == "to-read"  # type: ignore[union-attr]
-        assert table_ids(app, "#rl-sessions")[2] == "p2"
         sessions = app.screen.query_one("#rl-sessions", DataTable)
-        assert sessions.cursor_row == 2  # still on p2 after the redraw
+        # still on p2 after the redraw
+        assert table_ids(app, "#rl-sessions")[sessions.cursor_row] == "p2"
         await pilot.press("d")
         assert not rl_store.is_bookmarked("p2") and "p2" not in table_ids(app, "#rl-sessions")
         await pilot.press("u")

@@ -3,11 +3,13 @@
 Every cell is a ``rich.text.Text`` made with :func:`index_builder.text.render.safe`, so
 titles and notes show as text: no markup, no escape sequences.
 
-In the sessions view (the planner), rows are a conference day heading (in the chosen zone),
-then each session (name and time; poster sessions and talks) with its bookmarked papers,
-their poster board and room where known; a session that overlaps another session holding a
-bookmark is marked ``clash`` and names it. Heading rows have keys starting with ``#``; a
-paper's first row has its id as key, a later one (its talk, say) ``id#n``.
+The sessions view (the planner) reads like ``paperscope agenda``, in one column so that it
+fits any width: a conference day heading (in the chosen zone); under it each session, its
+time first (poster sessions and talks); under a session that overlaps another session
+holding a bookmark, a ``clash`` line naming that one; then the session's bookmarked papers
+with their poster board and room where known. Every line is cut to the screen's width.
+Heading lines (day, session, clash) have keys starting with ``#``; a paper's first row has
+its id as key, a later one (its talk, say) ``id#n``.
 """
 
 from __future__ import annotations
@@ -17,14 +19,12 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
+from index_builder.readinglist.agenda import MARKS
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
-from index_builder.readinglist.schedule import SessionGroup, group_sessions
+from index_builder.readinglist.schedule import SessionGroup, Slot, group_sessions
 from index_builder.text.safe import safe
 from index_builder.times import DEFAULT_SETTING, clock_span, long_day, zone_label
-
-STATUS_MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
-
 
 STATUS_LABELS = {"to-read": "to read", "reading": "reading", "read": "read"}
 GONE = " (no longer in the data)"
@@ -36,6 +36,10 @@ TITLE_ROOM = 64
 """The title's and the authors' room on a wide screen; a narrower one shares what is left."""
 FIXED_COLUMNS = 8 + 10 + 2 * len(COLUMNS) + 3
 """The status and added columns, each column's padding, the scrollbar and a margin."""
+PLAN = "plan"
+"""The one column of the sessions table."""
+PLAN_MARGIN = 5
+"""The sessions column's padding, the scrollbar and a margin."""
 
 
 def rooms(width: int) -> tuple[int, int]:
@@ -67,8 +71,7 @@ def add_columns(bookmarks: DataTable[Text], sessions: DataTable[Text]) -> None:
         COLUMNS, ("Status", "Title", "Authors", "Added"), (8, None, None, 10), strict=True
     ):
         bookmarks.add_column(label, key=key, width=width)
-    for key in ("when", "paper", "clash"):
-        sessions.add_column(key.title(), key=key)
+    sessions.add_column("Sessions", key=PLAN)
 
 
 def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
@@ -119,22 +122,34 @@ def day_label(group: SessionGroup) -> str:
     return long_day(group.day) if group.day is not None else "Without a session time"
 
 
-def when_text(group: SessionGroup) -> str:
+def session_line(group: SessionGroup) -> Text:
     """``10:30–12:15 KST  Poster Session 3``: the time first, so a cut keeps it."""
     if group.starts is None:
-        return "(no time)"
-    return f"{clock_span(group.starts, group.ends)} {zone_label(group.starts)}  " + (
-        group.name or "Session"
-    )
+        return cell(group.name, "bold")
+    span = f"{clock_span(group.starts, group.ends)} {zone_label(group.starts)}"
+    return cell(span, "bold") + Text("  ") + cell(group.name or "Session", "bold")
 
 
-def clashcell(group: SessionGroup) -> Text:
-    """``clash: Oral 1A …`` naming the overlapping sessions, or nothing."""
+def clash_text(group: SessionGroup) -> str:
+    """``clash: Oral 1A …, 11:00–11:15 KST`` naming the overlapping sessions, or ``""``."""
     if not group.clashes_with:
-        return Text("")
-    names = "; ".join(group.clashes_with[:2])
+        return ""
     more = len(group.clashes_with) - 2
-    return cell(f"clash: {names}" + (f" +{more}" if more > 0 else ""), style="bold red")
+    return "clash: " + "; ".join(group.clashes_with[:2]) + (f" +{more}" if more > 0 else "")
+
+
+def paper_line(slot: Slot, lookup: Lookup | None) -> Text:
+    """``[ ] Title (talk)  · board #2504, Hall C``, and a mark when it left the data."""
+    bm = slot.bookmark
+    line = cell(f"{MARKS[bm.status]} {bm.copy.title or bm.paper_id}", limit=400)
+    if slot.event.kind == "oral":
+        line.append(" (talk)", style="italic")
+    if slot.place:
+        line.append("  · ", style="dim")
+        line.append_text(cell(slot.place, "dim"))
+    if lookup is not None and paper_of(bm, lookup) is None:
+        line.append(GONE, style="italic dim")
+    return line
 
 
 def fill_sessions(
@@ -142,39 +157,38 @@ def fill_sessions(
     bookmarks: Sequence[Bookmark],
     lookup: Lookup | None,
     setting: str = DEFAULT_SETTING,
+    width: int = 120,
 ) -> dict[str, Bookmark]:
-    """Fill ``table`` (columns When, Paper, Clash); returns the bookmark of each paper row."""
+    """Fill ``table`` (column :data:`PLAN`), each line cut to ``width`` (the screen's).
+
+    Returns the bookmark of each paper row, by row key.
+    """
     table.clear()
+    room = max(12, width - PLAN_MARGIN)
     rows: dict[str, Bookmark] = {}
+
+    def line(text: Text, key: str) -> None:
+        text.truncate(room, overflow="ellipsis")
+        table.add_row(text, key=key)
+
     day = None
     groups = group_sessions(bookmarks, lookup, setting)
     for n, group in enumerate(groups):
         label = day_label(group)
         if label != day:
             day = label
-            table.add_row(cell(label, "bold underline"), Text(""), Text(""), key=f"#day{n}")
-        when = when_text(group)
-        for i, slot in enumerate(group.slots):
+            line(cell(label, "bold underline"), f"#day{n}")
+        if group.starts is not None or group.name:  # not the day heading again
+            line(Text("  ") + session_line(group), f"#session{n}")
+        if clash := clash_text(group):
+            line(Text("    ") + cell(clash, "bold red"), f"#clash{n}")
+        for slot in group.slots:
             bm = slot.bookmark
-            gone = lookup is not None and paper_of(bm, lookup) is None
-            title = cell(f"{STATUS_MARKS[bm.status]} {bm.copy.title or bm.paper_id}")
-            if slot.event.kind == "oral":
-                title.append(" (talk)", style="italic")
-            if slot.place:
-                title.append("  · ", style="dim")
-                title.append_text(cell(slot.place, "dim"))
-            if gone:
-                title.append(GONE, style="italic dim")
             key = bm.paper_id
             while key in rows:
                 key = f"{bm.paper_id}#{len(rows)}"
             rows[key] = bm
-            table.add_row(
-                cell(when if i == 0 else "", "bold" if group.clashes_with else "", limit=44),
-                title,
-                clashcell(group) if i == 0 else Text(""),
-                key=key,
-            )
+            line(Text("      ") + paper_line(slot, lookup), key)
     if not groups:
-        table.add_row(Text("No bookmarks yet."), Text(""), Text(""), key="#empty")
+        line(Text("No bookmarks yet."), "#empty")
     return rows

@@ -36,7 +36,7 @@ from tui.screens.reading_list.rows import (
     rooms,
     row_cells,
 )
-from tui.screens.reading_list.sessions import Sessions, attempt
+from tui.screens.reading_list.sessions import PlanTable, Sessions, attempt
 from tui.screens.reading_list.watch import ChangeWatch, ListChanged
 
 SORTS = ("added", "title", "status", "time")
@@ -96,7 +96,7 @@ class ReadingListScreen(Screen[str | None]):
         yield Static(id="rl-header")
         with ContentSwitcher(initial="rl-table"):
             yield DataTable(id="rl-table", cursor_type="row", zebra_stripes=True)
-            yield DataTable(id="rl-sessions", cursor_type="row")
+            yield PlanTable(id="rl-sessions", cursor_type="row", show_header=False)
         yield Static(id="rl-note")
         yield Footer()
 
@@ -164,12 +164,17 @@ class ReadingListScreen(Screen[str | None]):
             table.move_cursor(row=ids.index(current))
         elif ids:
             table.move_cursor(row=min(row, len(ids) - 1))
-        self._header()
-        self._preview()
         if self.sessions.shown:
             self.sessions.fill()
+        self._header()
+        self._preview()
 
     def _header(self) -> None:
+        if self.sessions.shown:
+            n = self.sessions.count
+            text = f"Planner: {n} bookmarked paper{'' if n == 1 else 's'} by day and session"
+            self.query_one("#rl-header", Static).update(Text(text + " (every status)"))
+            return
         shown = STATUS_LABELS.get(self.status_filter or "", "all")
         text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
         if self.edits.removed:
@@ -237,6 +242,8 @@ class ReadingListScreen(Screen[str | None]):
     def action_toggle_sessions(self) -> None:
         """Switch between the list and the poster sessions."""
         self.sessions.toggle()
+        self._header()
+        self._preview()
 
     def show_times_in(self, setting: str) -> None:
         """Show session times in ``setting``'s zone from now on (the planner redraws)."""

@@ -43,6 +43,31 @@ def attempt(owner: InApp, change: Callable[[], T]) -> T | None:
         return None
 
 
+def is_heading(key: str | None) -> bool:
+    """True for a day, session or clash line of the sessions table (no bookmark)."""
+    return not key or key.startswith("#")
+
+
+class PlanTable(DataTable[Text]):
+    """The sessions table: up and down (and j, k) step from paper to paper over headings."""
+
+    def _step(self, delta: int) -> None:
+        keys = [row.key.value for row in self.ordered_rows]
+        row = self.cursor_row + delta
+        while 0 <= row < len(keys) and is_heading(keys[row]):
+            row += delta
+        if 0 <= row < len(keys):
+            self.move_cursor(row=row)
+        elif delta < 0:
+            self.scroll_home(animate=False)  # the day heading above the first paper shows
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+
 class Sessions:
     """The sessions table of the reading list screen (``#rl-sessions``)."""
 
@@ -60,6 +85,8 @@ class Sessions:
         """The zone setting the times are shown in."""
         self.bookmarks: dict[str, Bookmark] = {}
         """The bookmarks in the table, by row key (a paper's id; ``id#n`` for its later rows)."""
+        self.count = 0
+        """How many bookmarked papers the table shows (a paper with a talk shows twice)."""
 
     @property
     def table(self) -> DataTable[Text]:
@@ -95,9 +122,14 @@ class Sessions:
             return
         table = self.table
         keep = self.current() if self.shown else None
-        self.bookmarks = fill_sessions(table, every, self._lookup, self.zone)
+        width = self._screen.size.width or 120
+        self.bookmarks = fill_sessions(table, every, self._lookup, self.zone, width)
+        self.count = len({bm.paper_id for bm in self.bookmarks.values()})
         if keep is not None and keep.paper_id in self.bookmarks:
             table.move_cursor(row=table.get_row_index(keep.paper_id))
+        elif self.bookmarks:  # the first paper, not the heading above it
+            table.move_cursor(row=table.get_row_index(next(iter(self.bookmarks))))
+            table.scroll_home(animate=False)
 
     def whats_on(self) -> None:
         """What's on now among the bookmarks (a day and hour can be typed), and the next."""
