@@ -8,7 +8,8 @@ and ``"optimal transport" NOT diffusion`` excludes diffusion from the phrase's m
     and     := unary ("AND"? unary)*
     unary   := ("NOT" | "-") unary | primary
     primary := "(" or ")" | FIELD ":" ("(" or ")" | PHRASE | WORD) | PHRASE | WORD
-    WORD    := word | word "*" (prefix) | word "~" [digit] (fuzzy)
+    WORD    := word | word "*" (prefix) | "*" word (suffix) | "*" word "*" (infix)
+             | word "~" [digit] (fuzzy)
 
 Anything else raises :class:`QuerySyntaxError`; the caller then reads the query as plain
 words with :func:`plain_words`.
@@ -50,7 +51,9 @@ MAX_DEPTH = 24
 MAX_LEAVES = 128
 MAX_FALLBACK_WORDS = 32
 
-WordKind = Literal["plain", "prefix", "fuzzy"]
+WordKind = Literal["plain", "prefix", "suffix", "infix", "fuzzy"]
+"""``word``, ``word*`` (starts with), ``*word`` (ends with), ``*word*`` (contains),
+``word~`` (within one or two edits)."""
 
 
 class QuerySyntaxError(ValueError):
@@ -156,7 +159,9 @@ def _make_word(field: str | None, text: str, start: int) -> Word:
         raise QuerySyntaxError(f"{text!r} has no word in it")
     kind: WordKind = "plain"
     distance = 1
-    if text.endswith("*"):
+    if text.startswith("*") and WORD_RE.fullmatch(core := text.strip("*")):
+        text, kind = core, "infix" if text.endswith("*") else "suffix"
+    elif text.endswith("*"):
         text, kind = text.rstrip("*"), "prefix"
     elif fuzzy := _FUZZY_RE.fullmatch(text):
         text, kind = fuzzy.group(1), "fuzzy"
@@ -285,7 +290,10 @@ def plain_words(query: str) -> Node | None:
 
 
 def last_word_as_prefix(node: Node, query: str) -> Node:
-    """Make the plain word that ends ``query`` a prefix (search as you type)."""
+    """Make the plain word that ends ``query`` a prefix (search as you type).
+
+    A ``*word`` being typed (ends with) becomes ``*word*`` (contains) the same way.
+    """
     end = len(query)
     if not query or query[-1].isspace():
         return node
@@ -294,6 +302,8 @@ def last_word_as_prefix(node: Node, query: str) -> Node:
         if isinstance(n, Word):
             if n.end == end and n.kind == "plain" and WORD_RE.fullmatch(n.text):
                 return replace(n, kind="prefix")
+            if n.end == end and n.kind == "suffix":
+                return replace(n, kind="infix")
             return n
         if isinstance(n, Phrase):
             return n

@@ -132,6 +132,26 @@ class Vocabulary:
         found = sorted(found, key=lambda w: (-self.freq[w], w))[:cap]
         return found, True
 
+    def containing(self, part: str, cap: int, *, at_end: bool = False) -> tuple[list[str], bool]:
+        """The ``cap`` most frequent words holding ``part`` (``at_end``: ending with it), and
+        whether there are more (``*former*``, ``*former``). A scan of every word (30,000 in
+        the bundled data: 1 to 3 ms), kept per part like :meth:`expand`."""
+        key = (("$" if at_end else "*") + part, cap)
+        found = self._expansions.get(key)
+        if found is None:
+            if len(self._expansions) >= _EXPANSIONS_KEPT:
+                self._expansions.clear()
+            if at_end:
+                hits = [w for w in self.sorted if w.endswith(part)]
+            else:
+                hits = [w for w in self.sorted if part in w]
+            hits = [w for w in hits if w not in FUNCTION_WORDS or w == part]
+            more = len(hits) > cap
+            if more:
+                hits = sorted(hits, key=lambda w: (-self.freq[w], w))[:cap]
+            found = self._expansions[key] = (hits, more)
+        return list(found[0]), found[1]
+
     def near(self, word: str, maxdist: int) -> list[tuple[int, str]]:
         """``(distance, word)`` for words within ``maxdist`` edits sharing the first letter."""
         if not word:

@@ -134,6 +134,8 @@ class QueryBuilder:
         highlight = not negated and any(f in HIGHLIGHTED for f in fields)
         if node.kind == "prefix":
             return self._prefix(found[-1], fields, highlight)
+        if node.kind in ("suffix", "infix"):
+            return self._inside(found[-1], fields, highlight, at_end=node.kind == "suffix")
         if node.kind == "fuzzy":
             return self._fuzzy(found[-1], fields, node.distance, highlight)
         parts = [self._plain(w, fields, highlight) for w in found]
@@ -167,6 +169,26 @@ class QueryBuilder:
                 parts.extend(Q.Term(f, t.decode("utf-8")) for t in terms)
             elif (f, prefix) in self.reader:
                 parts.append(Q.Term(f, prefix))
+        return _any(parts)
+
+    def _inside(self, part: str, fields: Sequence[str], highlight: bool, *, at_end: bool) -> Any:
+        """``*part*`` (words holding ``part``) or ``*part`` (ending with it): the most
+        frequent words that do, as for a prefix; an unstemmed field scans its own terms."""
+        expanded, _ = self.vocab.containing(part, MAX_EXPANSIONS, at_end=at_end)
+        if highlight:
+            self.terms.exact.update(expanded)
+
+        def holds(term: str) -> bool:
+            return term.endswith(part) if at_end else part in term
+
+        stems = sorted({stem(w) for w in expanded})
+        parts: list[Any] = []
+        for f in fields:
+            if f in STEMMED:
+                parts.extend(Q.Term(f, s) for s in stems)
+                continue
+            lexicon = (t.decode("utf-8") for t in self.reader.lexicon(f))
+            parts.extend(Q.Term(f, t) for t in islice(filter(holds, lexicon), MAX_EXPANSIONS))
         return _any(parts)
 
     def _fuzzy(self, word: str, fields: Sequence[str], maxdist: int, highlight: bool) -> Any:

@@ -26,6 +26,7 @@ QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("has:abstract  has:code", "papers with an abstract, with a code link"),
     ("is:bookmarked", "papers in your reading list"),
     ("watermark*", "words that start with watermark"),
+    ("*former  *former*", "words that end with former, that hold it"),
     ("robustnes~", "fuzzy: words spelled nearly so"),
     ("like:64393", "papers similar to paper 64393 (what m shows)"),
 )

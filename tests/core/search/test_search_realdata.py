@@ -85,6 +85,21 @@ def test_watermark_prefix(index: SearchIndex, papers: Sequence[Paper]) -> None:
     assert expected <= {h.paper.id for h in result.hits}
 
 
+def test_star_before_a_word_finds_words_ending_with_or_holding_it(
+    index: SearchIndex, papers: Sequence[Paper]
+) -> None:
+    ends = index.search("title:*former", limit=1000)
+    expected = {p.id for p in papers if any(w.endswith("former") for w in title_words(p))}
+    # every one (titles are searched by stem, as for word*: "transformation" comes too)
+    assert len(expected) >= 50 and expected <= {h.paper.id for h in ends.hits}
+    forms = {w for h in ends.hits for w in title_words(h.paper) if w.endswith("former")}
+    assert {"transformer", "aesformer"} <= forms  # no prefix search reaches AesFormer
+    inside = index.search("*diffus*", limit=1000)
+    assert inside.total == index.search("diffus*").total >= 300
+    assert not inside.fallback and inside.suggestion is None
+    assert index.search("*xyzqj*").total == 0
+
+
 def test_massart_noise(index: SearchIndex) -> None:
     result = index.search("massart noise")
     assert result.total == 2

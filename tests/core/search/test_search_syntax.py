@@ -111,6 +111,24 @@ def test_last_word_as_prefix() -> None:
     assert isinstance(quoted, Phrase)
 
 
+def test_leading_star_ends_with_and_both_stars_contain() -> None:
+    node = parse("*former author:*son *diffus*")
+    assert isinstance(node, And)
+    suffix, fielded, infix = node.children
+    assert isinstance(suffix, Word) and (suffix.text, suffix.kind) == ("former", "suffix")
+    assert isinstance(fielded, Word) and (fielded.field, fielded.text, fielded.kind) == (
+        "author",
+        "son",
+        "suffix",
+    )
+    assert isinstance(infix, Word) and (infix.text, infix.kind) == ("diffus", "infix")
+    # typed as the last word (search as you type), "ends with" becomes "contains"
+    typing = last_word_as_prefix(parse("*form"), "*form")
+    assert isinstance(typing, Word) and typing.kind == "infix"
+    with pytest.raises(QuerySyntaxError):
+        parse("*a~")
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchIndex]:
     ix = SearchIndex(tmp_path_factory.mktemp("syntax") / "index", PAPERS, "fp")

@@ -42,3 +42,19 @@ def test_a_typo_is_found_and_unrelated_words_are_not() -> None:
     assert vocab.near("reinforcment", 2) == [(1, "reinforcement")]
     assert vocab.near("rl4rla", 2) == [(1, "rl4rl")]
     assert vocab.near("zzz", 2) == []
+
+
+def test_containing_ranks_by_frequency_and_keeps_ends_apart() -> None:
+    vocab = Vocabulary(
+        {"transformer": 90, "aesformer": 2, "formers": 5, "former": 7, "transform": 40, "or": 99}
+    )
+    assert vocab.containing("former", 10, at_end=True) == (
+        ["aesformer", "former", "transformer"],
+        False,
+    )
+    inside, more = vocab.containing("former", 2)
+    assert (inside, more) == (["transformer", "former"], True)  # the most frequent two
+    assert vocab.containing("or", 10)[0] == sorted(
+        ["aesformer", "former", "formers", "or", "transform", "transformer"]
+    )  # "or" is a function word, kept only as the word typed
+    assert vocab.containing("zz", 3) == ([], False)
