@@ -73,6 +73,18 @@ def _any(parts: list[Any]) -> Any:
     return PreloadedOr(parts) if len(parts) > 16 else Q.Or(parts)
 
 
+def _expansion(
+    expanded: Sequence[str], fields: Sequence[str], unstemmed: Callable[[str], list[Any]]
+) -> Any:
+    """An OR of the stems of the ``expanded`` words in each stemmed field, and of the terms
+    ``unstemmed(field)`` gives in each other field (their words are stored as written)."""
+    stems = sorted({stem(w) for w in expanded})
+    parts: list[Any] = []
+    for f in fields:
+        parts.extend((Q.Term(f, s) for s in stems) if f in STEMMED else unstemmed(f))
+    return _any(parts)
+
+
 def _exact_value(field: str, text: str) -> str:
     if field == "venue":
         return venue_term(text)
@@ -158,18 +170,14 @@ class QueryBuilder:
                 self.terms.exact.update(expanded)
             else:
                 self.terms.prefixes.add(prefix)
-        stems = sorted({stem(w) for w in expanded})
-        parts: list[Any] = []
-        for f in fields:
-            if f in STEMMED:
-                parts.extend(Q.Term(f, s) for s in stems)
-                continue
+
+        def unstemmed(f: str) -> list[Any]:
             terms = list(islice(self.reader.expand_prefix(f, prefix), cap + 1))
             if len(terms) <= cap:
-                parts.extend(Q.Term(f, t.decode("utf-8")) for t in terms)
-            elif (f, prefix) in self.reader:
-                parts.append(Q.Term(f, prefix))
-        return _any(parts)
+                return [Q.Term(f, t.decode("utf-8")) for t in terms]
+            return [Q.Term(f, prefix)] if (f, prefix) in self.reader else []
+
+        return _expansion(expanded, fields, unstemmed)
 
     def _inside(self, part: str, fields: Sequence[str], highlight: bool, *, at_end: bool) -> Any:
         """``*part*`` (words holding ``part``) or ``*part`` (ending with it): the most
@@ -181,15 +189,11 @@ class QueryBuilder:
         def holds(term: str) -> bool:
             return term.endswith(part) if at_end else part in term
 
-        stems = sorted({stem(w) for w in expanded})
-        parts: list[Any] = []
-        for f in fields:
-            if f in STEMMED:
-                parts.extend(Q.Term(f, s) for s in stems)
-                continue
+        def unstemmed(f: str) -> list[Any]:
             lexicon = (t.decode("utf-8") for t in self.reader.lexicon(f))
-            parts.extend(Q.Term(f, t) for t in islice(filter(holds, lexicon), MAX_EXPANSIONS))
-        return _any(parts)
+            return [Q.Term(f, t) for t in islice(filter(holds, lexicon), MAX_EXPANSIONS)]
+
+        return _expansion(expanded, fields, unstemmed)
 
     def _fuzzy(self, word: str, fields: Sequence[str], maxdist: int, highlight: bool) -> Any:
         near = {t for _, t in self.vocab.near(word, maxdist)} | {word}

@@ -20,7 +20,7 @@ import pytest
 from index_builder.readinglist.identify import APPLICATION_ID
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import in_namespace, namespace_problem, paperscope, run
-from tests.helpers.shared_builds import build_once
+from tests.helpers.shared_builds import build_once, copy_listed
 
 PAPER_ID = "88001"
 NO_NAMESPACE = namespace_problem()
@@ -120,13 +120,8 @@ def listed_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def listed(listed_built: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """A private copy of a home whose list holds the paper with a note, and its source.
-
-    The source stays where the home was made from it (its path is in the catalogue's
-    fingerprint); the home holds no path of its own.
-    """
-    home = Path(shutil.copytree(listed_built / "home", tmp_path / "home", symlinks=True))
-    return home, listed_built / "rows.json"
+    """A private copy of a home whose list holds the paper with a note, and its source."""
+    return copy_listed(listed_built, tmp_path)
 
 
 @needs_namespace

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import threading
@@ -20,7 +19,7 @@ import pytest
 
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
-from tests.helpers.shared_builds import build_once
+from tests.helpers.shared_builds import build_once, copy_listed
 from tui.config import save_theme
 
 PAPER_ID = "88002"
@@ -43,13 +42,8 @@ def listed_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def listed(listed_built: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """A private copy of a home with one bookmark, and the source that names it.
-
-    The source stays where the home was made from it (its path is in the catalogue's
-    fingerprint); the home holds no path of its own.
-    """
-    home = Path(shutil.copytree(listed_built / "home", tmp_path / "home", symlinks=True))
-    return home, listed_built / "rows.json"
+    """A private copy of a home with one bookmark, and the source that names it."""
+    return copy_listed(listed_built, tmp_path)
 
 
 def export_argv(rows: Path, *args: str) -> list[str]:

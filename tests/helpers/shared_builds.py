@@ -76,3 +76,14 @@ def copy_home(home: Path, dest: Path, *, with_index: bool = True) -> Path:
     """A private home at ``dest`` with a copy of ``home``'s cache (config and data empty)."""
     copy_cache(home / "cache", dest / "cache", with_index=with_index)
     return dest
+
+
+def copy_listed(built: Path, dest: Path) -> tuple[Path, Path]:
+    """A private copy (at ``dest/home``) of ``built/home``, and ``built/rows.json``: the
+    source that home was made from (a home whose reading list holds a paper of it).
+
+    The source stays where the home was made from it (its path is in the catalogue's
+    fingerprint); the home holds no path of its own.
+    """
+    home = Path(shutil.copytree(built / "home", dest / "home", symlinks=True))
+    return home, built / "rows.json"
