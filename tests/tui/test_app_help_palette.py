@@ -4,6 +4,7 @@ more by this author, the OpenReview PDF, and the reading list's export and plann
 from __future__ import annotations
 
 from textual.command import CommandPalette
+from textual.widgets import Static
 
 from index_builder.model import SearchResult
 from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
@@ -181,3 +182,5 @@ async def test_e_and_p_open_the_export_and_the_planner(make_app: AppFactory) -> 
         await pilot.press("escape", "p")
         await settle(pilot)
         assert isinstance(app.screen, ReadingListScreen) and app.screen.sessions.shown
+        header = str(app.screen.query_one("#rl-header", Static).render())
+        assert header.startswith("Planner: 1 bookmarked paper by day and session"), header

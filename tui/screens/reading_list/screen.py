@@ -112,7 +112,7 @@ class ReadingListScreen(Screen[str | None]):
         if self._start == "export":
             self.edits.export()
         elif self._start == "sessions":
-            self.sessions.toggle()
+            self.action_toggle_sessions()
 
     def check_outside_changes(self) -> bool:
         """Reload when another process committed a change since the last read; True if so."""
@@ -173,10 +173,10 @@ class ReadingListScreen(Screen[str | None]):
         if self.sessions.shown:
             n = self.sessions.count
             text = f"Planner: {n} bookmarked paper{'' if n == 1 else 's'} by day and session"
-            self.query_one("#rl-header", Static).update(Text(text + " (every status)"))
-            return
-        shown = STATUS_LABELS.get(self.status_filter or "", "all")
-        text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
+            text += " (every status)"
+        else:
+            shown = STATUS_LABELS.get(self.status_filter or "", "all")
+            text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
         if self.edits.removed:
             text += "  ·  u: undo removal"
         self.query_one("#rl-header", Static).update(Text(text))
