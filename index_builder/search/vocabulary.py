@@ -82,7 +82,7 @@ class Vocabulary:
     def __init__(self, freq: dict[str, int]) -> None:
         self.freq = freq
         self.sorted = sorted(freq)
-        self._expansions: dict[tuple[str, int], tuple[list[str], bool]] = {}
+        self._expansions: dict[tuple[str, str, int], tuple[list[str], bool]] = {}
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -115,41 +115,41 @@ class Vocabulary:
 
         Kept per prefix (the vocabulary never changes): a short prefix ranks a thousand
         words, and each keystroke asks again."""
-        key = (prefix, cap)
-        found = self._expansions.get(key)
-        if found is None:
-            if len(self._expansions) >= _EXPANSIONS_KEPT:
-                self._expansions.clear()
-            found = self._expansions[key] = self._expand(prefix, cap)
-        return list(found[0]), found[1]
 
-    def _expand(self, prefix: str, cap: int) -> tuple[list[str], bool]:
-        start = bisect_left(self.sorted, prefix)
-        end = bisect_left(self.sorted, prefix + "\U0010ffff", lo=start)
-        found = [w for w in self.sorted[start:end] if w not in FUNCTION_WORDS or w == prefix]
-        if len(found) <= cap:
-            return found, False
-        found = sorted(found, key=lambda w: (-self.freq[w], w))[:cap]
-        return found, True
+        def starting() -> list[str]:
+            start = bisect_left(self.sorted, prefix)
+            end = bisect_left(self.sorted, prefix + "\U0010ffff", lo=start)
+            return self.sorted[start:end]
+
+        return self._kept(("prefix", prefix, cap), prefix, starting, cap)
 
     def containing(self, part: str, cap: int, *, at_end: bool = False) -> tuple[list[str], bool]:
         """The ``cap`` most frequent words holding ``part`` (``at_end``: ending with it), and
         whether there are more (``*former*``, ``*former``). A scan of every word (30,000 in
         the bundled data: 1 to 3 ms), kept per part like :meth:`expand`."""
-        key = (("$" if at_end else "*") + part, cap)
+
+        def holding() -> list[str]:
+            if at_end:
+                return [w for w in self.sorted if w.endswith(part)]
+            return [w for w in self.sorted if part in w]
+
+        kind = "suffix" if at_end else "infix"
+        return self._kept((kind, part, cap), part, holding, cap)
+
+    def _kept(
+        self, key: tuple[str, str, int], typed: str, matches: Callable[[], list[str]], cap: int
+    ) -> tuple[list[str], bool]:
+        """The ``cap`` most frequent of ``matches()`` (function words left out unless
+        ``typed`` is one) and whether there were more, worked out once per ``key``."""
         found = self._expansions.get(key)
         if found is None:
             if len(self._expansions) >= _EXPANSIONS_KEPT:
                 self._expansions.clear()
-            if at_end:
-                hits = [w for w in self.sorted if w.endswith(part)]
-            else:
-                hits = [w for w in self.sorted if part in w]
-            hits = [w for w in hits if w not in FUNCTION_WORDS or w == part]
-            more = len(hits) > cap
+            words = [w for w in matches() if w not in FUNCTION_WORDS or w == typed]
+            more = len(words) > cap
             if more:
-                hits = sorted(hits, key=lambda w: (-self.freq[w], w))[:cap]
-            found = self._expansions[key] = (hits, more)
+                words = sorted(words, key=lambda w: (-self.freq[w], w))[:cap]
+            found = self._expansions[key] = (words, more)
         return list(found[0]), found[1]
 
     def near(self, word: str, maxdist: int) -> list[tuple[int, str]]:

@@ -52,11 +52,11 @@ class PlanTable(DataTable[Text]):
     """The sessions table: up and down (and j, k) step from paper to paper over headings."""
 
     def _step(self, delta: int) -> None:
-        keys = [row.key.value for row in self.ordered_rows]
+        rows = self.ordered_rows
         row = self.cursor_row + delta
-        while 0 <= row < len(keys) and is_heading(keys[row]):
+        while 0 <= row < len(rows) and is_heading(rows[row].key.value):
             row += delta
-        if 0 <= row < len(keys):
+        if 0 <= row < len(rows):
             self.move_cursor(row=row)
         elif delta < 0:
             self.scroll_home(animate=False)  # the day heading above the first paper shows
@@ -85,8 +85,11 @@ class Sessions:
         """The zone setting the times are shown in."""
         self.bookmarks: dict[str, Bookmark] = {}
         """The bookmarks in the table, by row key (a paper's id; ``id#n`` for its later rows)."""
-        self.count = 0
+
+    @property
+    def count(self) -> int:
         """How many bookmarked papers the table shows (a paper with a talk shows twice)."""
+        return len({bm.paper_id for bm in self.bookmarks.values()})
 
     @property
     def table(self) -> DataTable[Text]:
@@ -124,7 +127,6 @@ class Sessions:
         keep = self.current() if self.shown else None
         width = self._screen.size.width or 120
         self.bookmarks = fill_sessions(table, every, self._lookup, self.zone, width)
-        self.count = len({bm.paper_id for bm in self.bookmarks.values()})
         if keep is not None and keep.paper_id in self.bookmarks:
             table.move_cursor(row=table.get_row_index(keep.paper_id))
         elif self.bookmarks:  # the first paper, not the heading above it
