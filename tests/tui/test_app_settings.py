@@ -13,9 +13,9 @@ from tests.helpers.tui_helpers import (
     until,
 )
 from tests.helpers.tui_papers import HOSTILE_TITLE
-from tui.config import Config, load_config
-from tui.keys import ActionCommands
+from tui.commands.keys import ActionCommands
 from tui.screens.help import HelpScreen
+from tui.shared.config import Config, load_config
 
 
 async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> None:

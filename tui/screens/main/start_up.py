@@ -3,7 +3,7 @@
 :class:`StartUp` belongs to :class:`~tui.screens.main.screen.MainScreen`. The first frame
 shows the first screen of papers: the head of the cached catalogue, or on a first run the
 first table papers (a peek), ready within milliseconds. The rest loads once that frame is
-drawn, in a thread worker (:class:`~tui.loading.Loader`): the full catalogue (a first run
+drawn, in a thread worker (:class:`~tui.lifecycle.loading.Loader`): the full catalogue (a first run
 shows a first look, the table's papers without abstracts, while it is built), then the
 index. Opening the index imports Whoosh and the rest of the catalogue holds the
 interpreter: not while the first papers are drawn.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
-from tui.loading import GATE_S, Loader, Preload
+from tui.lifecycle.loading import GATE_S, Loader, Preload
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
 

@@ -22,7 +22,7 @@ import termios
 import traceback
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tui.exiting import INTERRUPTED, leave
+from tui.lifecycle.exiting import INTERRUPTED, leave
 
 if TYPE_CHECKING:
     from textual.app import App

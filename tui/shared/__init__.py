@@ -1,0 +1,1 @@
+"""What the command line shares with the app; never imports Textual."""
