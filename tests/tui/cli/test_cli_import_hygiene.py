@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pkgutil
-import subprocess
-import sys
 
 import tui.cli
 import tui.shared
+from tests.helpers.imports import loaded_after_importing
 
-TEXTUAL_FREE = ["tui.lifecycle.peek", "tui.lifecycle.exiting"]
+TEXTUAL_FREE = ["tui.lifecycle.peek", "tui.lifecycle.exiting", "tui.lifecycle.startup"]
 """Lifecycle modules the bare command uses before Textual is imported."""
 
 
@@ -27,14 +26,5 @@ def test_the_list_covers_the_shared_package_and_the_cli() -> None:
 
 
 def test_importing_the_cli_and_the_shared_package_does_not_import_textual() -> None:
-    code = (
-        "import importlib, sys\n"
-        f"for name in {textual_free_modules()!r}:\n"
-        "    importlib.import_module(name)\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
-        "print(','.join(bad))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert out.stdout.strip() == "", f"the command line imported: {out.stdout.strip()}"
+    bad = loaded_after_importing(textual_free_modules(), ("textual", "rich"))
+    assert bad == "", f"the command line imported: {bad}"

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 from index_builder.model import Hit, Paper, SearchResult, SortKey
 from index_builder.times import DEFAULT_SETTING
 from tui.lifecycle.loading import Loader
+from tui.lifecycle.startup import TYPING_PAUSE_S
 from tui.screens.main.searching import LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -32,8 +33,6 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 SORTS: tuple[SortKey, ...] = ("relevance", "title", "time")
-TYPING_PAUSE_S = 0.01
-"""Keys typed within this pause of each other run one query (the last)."""
 
 
 class SearchDone(Message):

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
-from tui.lifecycle.loading import GATE_S, Loader, Preload
+from tui.lifecycle.loading import Loader, Preload
+from tui.lifecycle.startup import AFTER_FRAME_S, GATE_S, QUICK_LOAD_S
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
 
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
     from tui.screens.main.search_flow import SearchFlow
-
-QUICK_LOAD_S = 0.15
-"""How long the first frame may wait for a catalogue that is still loading."""
-AFTER_FRAME_S = 0.1
-"""How long after the list first draws its papers the rest of the loading starts."""
 
 
 class StartUp:
