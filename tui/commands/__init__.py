@@ -7,7 +7,10 @@
 - ``update``: ``UpdateCommands`` ("Update from the conference site") and the worker body
   it runs, :func:`~tui.commands.update.update_in_worker`.
 
-Each provider is a Textual ``Provider`` that runs one of the app's ``action_*`` methods,
-so a key and its palette command do the same thing. Commands never import the screens
+- ``listed``: ``ListedCommands``, the one shape of the three providers: a list of named
+  commands, all shown before anything is typed, matched by name after.
+
+Each provider runs one of the app's ``action_*`` methods, so a key and its palette
+command do the same thing. Commands never import the screens
 or the app: what they act on is passed in.
 """

@@ -10,10 +10,10 @@ stored data stays in use. Quitting sets ``cancel``, which stops a download at on
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from tui.commands.listed import Command, ListedCommands
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -26,19 +26,12 @@ COMMAND = "Update from the conference site"
 HELP = "Download every paper's abstract (paperscope update)"
 
 
-class UpdateCommands(Provider):
+class UpdateCommands(ListedCommands):
     """The palette's one update command."""
 
-    async def discover(self) -> Hits:
-        """Offered before anything is typed."""
-        yield DiscoveryHit(COMMAND, self._run, help=HELP)
-
-    async def search(self, query: str) -> Hits:
-        """Offered when the query matches its name."""
-        matcher = self.matcher(query)
-        score = matcher.match(COMMAND)
-        if score > 0:
-            yield Hit(score, matcher.highlight(COMMAND), self._run, text=COMMAND, help=HELP)
+    def commands(self) -> Iterator[Command]:
+        """The update command."""
+        yield COMMAND, HELP, self._run
 
     async def _run(self) -> None:
         await self.app.run_action("update_feeds")
