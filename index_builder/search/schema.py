@@ -2,7 +2,7 @@
 
 :data:`ANALYSIS_VERSION` names what the index holds (this schema, the analyzers, the
 documents of :mod:`~index_builder.search.documents`, the words of
-:mod:`~index_builder.search.words`, the vocabulary file): an index built under another
+:mod:`~index_builder.text.words`, the vocabulary file): an index built under another
 version is rebuilt, while a change of query-time code (ranking, counting, highlighting),
 or of a comment, rebuilds nothing.
 """
@@ -22,7 +22,7 @@ from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
 SCHEMA_VERSION = 4
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 """Bump with any change of the terms, postings or vocabulary built from the same papers.
 ``tests/core/test_analysis_versions.py`` fails when the index of a fixture changes while
 this stays the same."""
