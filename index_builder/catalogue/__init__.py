@@ -1,7 +1,10 @@
 """The merged catalogue: every source read, joined and ordered, with stable ids.
 
-``load`` (the :class:`Catalogue` and its on-disk cache), ``merge`` and ``merge_records``
-(sources into papers), ``join`` and ``join_score`` (abstracts to table rows, on clear evidence
-only), ``derived_title`` (a title for an abstract that has none), ``first_look`` (the table
-alone, shown while a first run builds the rest). Imports ``model``, ``text`` and ``sources``.
+``load`` (sources to a :class:`Catalogue`, cached when fresh), ``papers`` (the
+:class:`Catalogue` type), ``cache`` (its pickles on disk and their head), ``merge`` and
+``merge_records`` (sources into papers), ``join`` and ``join_score`` (abstracts to table
+rows, on clear evidence only), ``official`` (what a conference feed brings), ``id_claims``
+(declared ids never take another paper's), ``order`` (display order), ``derived_title``
+(a title for an abstract that has none), ``first_look`` (the table alone, shown while a
+first run builds the rest). Imports ``model``, ``text`` and ``sources``.
 """

@@ -17,11 +17,12 @@ import heapq
 import itertools
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from index_builder.text.words import strip_accents
 
 
 def _words(text: str) -> list[str]:
@@ -72,11 +73,7 @@ _ALNUM = re.compile(r"[^0-9A-Za-z]")
 
 def _fold(text: str) -> str:
     """Drop LaTeX commands, math and emphasis marks, and accents; keep letter case."""
-    text = _MARKS.sub("", _COMMAND.sub(" ", text)).replace("~", " ")
-    if text.isascii():
-        return text
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
+    return strip_accents(_MARKS.sub("", _COMMAND.sub(" ", text)).replace("~", " "))
 
 
 @lru_cache(maxsize=1 << 16)

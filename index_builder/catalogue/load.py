@@ -1,5 +1,9 @@
 """The merged catalogue: every source read, joined and ordered, with an on-disk cache.
 
+The :class:`Catalogue` type is :mod:`~index_builder.catalogue.papers`'s and the cache
+files are :mod:`~index_builder.catalogue.cache`'s (both re-exported here); this module
+reads the sources, fingerprints them and decides when the cache serves.
+
 ``load_catalogue(paths)`` reads each file (a table, an abstract list, or JSON,
 JSONL or BibTeX papers, see :mod:`index_builder.sources.reading`), merges them
 (:mod:`index_builder.catalogue.merge`)
@@ -20,89 +24,27 @@ be hashed.
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import os
-import pickle
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from index_builder.model import Paper, SourceProblem
+from index_builder.catalogue import cache
+from index_builder.catalogue.cache import HEAD_SIZE
+from index_builder.catalogue.papers import Catalogue
+from index_builder.model import SourceProblem
 from index_builder.sources.files import read_regular_file
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
-HEAD_SIZE = 100
-"""Papers in the head cache: more than the tallest terminal's first screen shows."""
-CATALOGUE_VERSION = 8
+__all__ = ["CATALOGUE_VERSION", "HEAD_SIZE", "Catalogue", "load_catalogue", "read_head"]
+
+CATALOGUE_VERSION = 9
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes
 while this stays the same; a change of comments or speed rebuilds nothing."""
-
-
-class Catalogue:
-    """Every paper of the loaded sources, in display order, with lookup by id or alias.
-
-    ``complete`` is False only for a first look at the table papers alone
-    (:mod:`index_builder.catalogue.first_look`), shown while the full catalogue is built.
-    """
-
-    __slots__ = ("_by_id", "complete", "fingerprint", "loaded_sources", "papers", "problems")
-
-    def __init__(
-        self,
-        papers: Sequence[Paper],
-        problems: Sequence[SourceProblem] = (),
-        fingerprint: str = "",
-        loaded_sources: Sequence[Path] = (),
-    ) -> None:
-        """Wrap papers (already in display order) and index their ids and aliases."""
-        self.papers = tuple(papers)
-        self.problems = tuple(problems)
-        self.fingerprint = fingerprint
-        self.loaded_sources = tuple(loaded_sources)
-        self.complete = True
-        self._by_id: dict[str, Paper] = {}
-        for paper in self.papers:
-            for alias in paper.aliases:
-                self._by_id.setdefault(alias, paper)
-        self._by_id.update((paper.id, paper) for paper in self.papers)
-
-    def get(self, id_or_alias: str) -> Paper | None:
-        """The paper with this id, or whose earlier id (alias) this is; ``None`` if unknown."""
-        return self._by_id.get(str(id_or_alias).strip())
-
-    def __len__(self) -> int:
-        """The number of papers."""
-        return len(self.papers)
-
-    def __iter__(self) -> Iterator[Paper]:
-        """The papers in display order."""
-        return iter(self.papers)
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle the papers as plain tuples: much faster to load than dataclass states."""
-        fields = Paper.__dataclass_fields__
-        shared: dict[object, object] = {}
-        # Equal values made one object, so pickle stores (and loads) each only once.
-        return {
-            "rows": [
-                tuple(shared.setdefault(v, v) for v in (getattr(p, name) for name in fields))
-                for p in self.papers
-            ],
-            "problems": [(p.path, p.message, p.fatal) for p in self.problems],
-            "fingerprint": self.fingerprint,
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Rebuild from :meth:`__getstate__` (``loaded_sources`` is set by the loader)."""
-        papers = [Paper(*row) for row in state["rows"]]
-        problems = [SourceProblem(*p) for p in state["problems"]]
-        Catalogue.__init__(self, papers, problems, state["fingerprint"])
 
 
 def load_catalogue(
@@ -119,20 +61,20 @@ def load_catalogue(
     called (in this thread) just before a build from the sources, when there is no
     fresh cache: the app shows a quick first look meanwhile.
     """
-    signature = _signature(sources)
+    signature = cache.signature_of(sources)
     blobs, read_problems = _read_sources(sources)
     fingerprint = _fingerprint(blobs, read_problems)
     loaded = tuple(path for path, _ in blobs)
     cache_file = _cache_file(cache_dir) if cache_dir else None
-    catalogue = _read_cache(cache_file, fingerprint) if cache_file else None
-    if catalogue is not None and cache_dir is not None:
-        _refresh_head(sources, cache_dir, catalogue, signature)
+    catalogue = cache.read_cache(cache_file, fingerprint) if cache_file else None
+    if catalogue is not None and cache_file is not None:
+        cache.refresh_head(sources, cache_file, catalogue, signature)
     if catalogue is None:
         if on_cold is not None:
             on_cold()
         catalogue = _build(blobs, read_problems, fingerprint)
         if cache_file is not None:
-            _write_cache(cache_file, catalogue, signature)
+            cache.write_cache(cache_file, catalogue, signature)
     catalogue.loaded_sources = tuple(p for p in loaded if not _skipped(p, catalogue.problems))
     if on_problem is not None:
         for problem in catalogue.problems:
@@ -147,27 +89,11 @@ def read_head(sources: Sequence[Path], cache_dir: Path) -> Catalogue | None:
     (same paths, sizes and modification times). The result's ``complete`` is False:
     the full catalogue (:func:`load_catalogue`) replaces it.
     """
-    try:
-        with _head_file(_cache_file(cache_dir)).open("rb") as handle:
-            signature, head = pickle.load(handle)
-    except Exception:  # no head, or one that cannot be read: the full load follows
-        return None
-    if signature != _signature(sources) or not isinstance(head, Catalogue):
-        return None
-    head.complete = False
-    return head
+    return cache.read_head(sources, _cache_file(cache_dir))
 
 
-def _signature(sources: Sequence[Path]) -> list[tuple[str, int, int]]:
-    """Each source's path, size and modification time (-1 when it cannot be seen)."""
-    out = []
-    for path in sources:
-        try:
-            info = os.stat(path)
-            out.append((str(path), info.st_size, info.st_mtime_ns))
-        except OSError:
-            out.append((str(path), -1, -1))
-    return out
+def _cache_file(cache_dir: Path) -> Path:
+    return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
 
 
 def _read_sources(sources: Sequence[Path]) -> tuple[list[tuple[Path, bytes]], list[SourceProblem]]:
@@ -181,14 +107,6 @@ def _read_sources(sources: Sequence[Path]) -> tuple[list[tuple[Path, bytes]], li
             reason = exc.strerror or exc.__class__.__name__
             read_problems.append(SourceProblem(str(path), f"cannot read the file: {reason}"))
     return blobs, read_problems
-
-
-def _cache_file(cache_dir: Path) -> Path:
-    return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
-
-
-def _head_file(cache_file: Path) -> Path:
-    return cache_file.with_suffix(".head.pickle")
 
 
 def _skipped(path: Path, problems: Sequence[SourceProblem]) -> bool:
@@ -240,63 +158,3 @@ def _resolved(path: Path) -> str:
         return str(path.resolve())
     except (OSError, RuntimeError):
         return str(path)
-
-
-def _read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
-    """The cached catalogue if it exists, loads and has this fingerprint; else ``None``."""
-    collecting = gc.isenabled()
-    gc.disable()  # loading makes ~150k objects; collecting midway only costs time
-    try:
-        with cache_file.open("rb") as handle:
-            catalogue = pickle.load(handle)
-    except Exception:  # any unreadable cache is simply rebuilt
-        return None
-    finally:
-        if collecting:
-            gc.enable()
-    if not isinstance(catalogue, Catalogue) or catalogue.fingerprint != fingerprint:
-        return None
-    return catalogue
-
-
-def _write_cache(
-    cache_file: Path, catalogue: Catalogue, signature: list[tuple[str, int, int]]
-) -> None:
-    """Pickle the catalogue, then its head; the head is written only after its catalogue."""
-    if _write(cache_file, catalogue):
-        _write_head(cache_file, catalogue, signature)
-
-
-def _refresh_head(
-    sources: Sequence[Path],
-    cache_dir: Path,
-    catalogue: Catalogue,
-    signature: list[tuple[str, int, int]],
-) -> None:
-    """A source touched but not changed keeps its catalogue: its head gets the new times."""
-    if read_head(sources, cache_dir) is None:
-        _write_head(_cache_file(cache_dir), catalogue, signature)
-
-
-def _write_head(
-    cache_file: Path, catalogue: Catalogue, signature: list[tuple[str, int, int]]
-) -> None:
-    head = Catalogue(catalogue.papers[:HEAD_SIZE], fingerprint=catalogue.fingerprint)
-    _write(_head_file(cache_file), (signature, head))
-
-
-def _write(path: Path, value: object) -> bool:
-    """Pickle ``value`` atomically; a cache that cannot be written is not an error (False)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".catalogue-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return False
-    return True

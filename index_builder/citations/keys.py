@@ -17,12 +17,12 @@ key that would equal another paper's base key is skipped (the next suffix is use
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from index_builder.model import Paper
 from index_builder.text.safe import safe
+from index_builder.text.words import fold
 from index_builder.venues import venue_named
 
 
@@ -41,12 +41,10 @@ STOPWORDS = _words(
     when what why how which who towards toward into onto over under beyond through not no
     its it this that your our we you"""
 )
-# Letters that NFKD does not take apart into an ASCII base letter.
-_FOLD = str.maketrans(
+# Keys are ASCII: Greek letters are spelled out before the common folding.
+_GREEK = str.maketrans(
     {
-        "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
-        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH",
-        "ı": "i", "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon",
+        "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon",
         "ϵ": "epsilon", "ζ": "zeta", "η": "eta", "θ": "theta", "κ": "kappa", "λ": "lambda",
         "μ": "mu", "ν": "nu", "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau",
         "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega", "ℓ": "l",
@@ -119,10 +117,13 @@ def split_name(name: str) -> PersonName:
 
 
 def ascii_fold(text: str) -> str:
-    """Lower-case ASCII letters and digits of ``text`` (accents and Greek spelled out)."""
+    """The ASCII letters and digits of ``text`` folded (:func:`~index_builder.text.words.fold`).
+
+    Greek letters are spelled out first (``α`` -> ``alpha``).
+    """
     # Escape sequences go whole first: "\x1b[31mred" must not leave "31mred" in a key.
-    decomposed = unicodedata.normalize("NFKD", safe(text).translate(_FOLD))
-    return "".join(ch for ch in decomposed.lower() if ch.isascii() and ch.isalnum())
+    folded = fold(safe(text).translate(_GREEK))
+    return "".join(ch for ch in folded if ch.isascii() and ch.isalnum())
 
 
 def title_word(title: str) -> str:

@@ -17,10 +17,11 @@ from functools import partial
 
 from index_builder.model import Hit, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
+from index_builder.search.request import SearchRequest
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
 from index_builder.search.scoring import FastScorer
 from index_builder.search.store import DAMAGED_NOTICE, IndexStore
-from index_builder.search.syntax import Node, QuerySyntaxError, last_word_as_prefix, parse
+from index_builder.search.syntax import Node, QuerySyntaxError, parse
 from index_builder.search.syntax import plain_words as plain_words_query
 from index_builder.search.whoosh_query import QueryBuilder, suggest, weighted_terms
 
@@ -59,64 +60,42 @@ class SearchIndex(IndexStore):
             node = parse(query) if query.strip() else None
         except QuerySyntaxError as exc:
             node, fallback, reason = plain_words_query(query), True, str(exc)
-        result = self._answer(
-            query, node, (offset, limit), prefix, sort, bookmarked, facets, fallback, started
+        request = SearchRequest(
+            query, node, offset, limit, sort, bookmarked, facets, fallback, started
         )
+        result = self._answer(request.with_prefix() if prefix else request)
         return replace(result, fallback_reason=reason) if fallback else result
 
-    def _answer(
-        self,
-        query: str,
-        node: Node | None,
-        page: tuple[int, int],
-        prefix: bool,
-        sort: SortKey,
-        bookmarked: Collection[str],
-        facets: bool,
-        fallback: bool,
-        started: float,
-    ) -> SearchResult:
+    def _answer(self, request: SearchRequest) -> SearchResult:
         """Answer a parsed query (or everything when it has no node)."""
-        if node is not None and prefix:
-            node = last_word_as_prefix(node, query)
-        if node is None:
-            return self._everything(query, page, sort, facets, fallback, started)
-        window = (max(page[0], 0), max(page[1], 0))
+        if request.node is None:
+            return self._everything(request)
         self._ready()
         try:
             with self._lock:
-                return self._run(query, node, window, sort, bookmarked, facets, fallback, started)
+                return self._run(request, request.node)
         except Exception:  # any failure of the index is damage: rebuild (DAMAGE_ERRORS & more)
             self._recover()
         with self._lock:
-            return self._run(query, node, window, sort, bookmarked, facets, fallback, started)
+            return self._run(request, request.node)
 
-    def _run(
-        self,
-        query: str,
-        node: Node,
-        window: tuple[int, int],
-        sort: SortKey,
-        bookmarked: Collection[str],
-        facets: bool,
-        fallback: bool,
-        started: float,
-    ) -> SearchResult:
+    def _run(self, request: SearchRequest, node: Node) -> SearchResult:
         searcher = self._current_searcher()
         # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
+        bookmarked = request.bookmarked
         marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
         builder = QueryBuilder(searcher.reader(), self._vocab, marked)
         built = builder.build(node)
         if built is None:
-            return self._everything(query, window, sort, facets, fallback, started)
+            return self._everything(request)
         # Every match with its score: the total is exact and the top N one heap pass.
         matches = self._scorer.matches(built)
         total = len(matches)
-        offset, limit = window
-        if sort == "relevance":
+        offset, limit = request.window
+        if request.sort == "relevance":
             scored = FastScorer.top(matches, offset + limit)[offset:]
         else:
-            ranked = self._ranks.first(sort, matches.keys(), offset + limit)
+            ranked = self._ranks.first(request.sort, matches.keys(), offset + limit)
             scored = [(d, 0.0) for d in ranked[offset:]]
         terms = builder.terms
         terms.surface = self._forms(terms.stems)
@@ -125,15 +104,16 @@ class SearchIndex(IndexStore):
         if total <= 2:
             reader = searcher.reader()
             count = self._scorer.count
+            query = request.query
             suggestion = suggest(reader, self._vocab, query, node, total, bookmarked, count)
         return SearchResult(
-            query=query,
+            query=request.query,
             total=total,
             hits=hits,
             suggestion=suggestion,
-            elapsed_ms=(time.perf_counter() - started) * 1000,
-            fallback=fallback,
-            facets=self._ranks.facets(matches.keys()) if facets else {},
+            elapsed_ms=(time.perf_counter() - request.started) * 1000,
+            fallback=request.fallback,
+            facets=self._ranks.facets(matches.keys()) if request.facets else {},
         )
 
     def _hit(self, index: int, score: float, terms: MatchTerms) -> Hit:
@@ -145,26 +125,18 @@ class SearchIndex(IndexStore):
             marks=partial(spans, terms=terms, stem=stem),
         )
 
-    def _everything(
-        self,
-        query: str,
-        window: tuple[int, int],
-        sort: SortKey,
-        facets: bool,
-        fallback: bool,
-        started: float,
-    ) -> SearchResult:
-        """Every paper, in catalogue order (or ``sort``), with no index needed."""
-        order = self._paper_ranks.order(sort)
-        offset, limit = max(window[0], 0), max(window[1], 0)
+    def _everything(self, request: SearchRequest) -> SearchResult:
+        """Every paper, in catalogue order (or the request's sort), with no index needed."""
+        order = self._paper_ranks.order(request.sort)
+        offset, limit = request.window
         hits = tuple(Hit(self.papers[i]) for i in order[offset : offset + limit])
         return SearchResult(
-            query=query,
+            query=request.query,
             total=len(self.papers),
             hits=hits,
-            elapsed_ms=(time.perf_counter() - started) * 1000,
-            fallback=fallback,
-            facets=self._paper_ranks.facets(None) if facets else {},
+            elapsed_ms=(time.perf_counter() - request.started) * 1000,
+            fallback=request.fallback,
+            facets=self._paper_ranks.facets(None) if request.facets else {},
         )
 
     def more_like_this(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:

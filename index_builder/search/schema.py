@@ -2,7 +2,7 @@
 
 :data:`ANALYSIS_VERSION` names what the index holds (this schema, the analyzers, the
 documents of :mod:`~index_builder.search.documents`, the words of
-:mod:`~index_builder.search.words`, the vocabulary file): an index built under another
+:mod:`~index_builder.text.words`, the vocabulary file): an index built under another
 version is rebuilt, while a change of query-time code (ranking, counting, highlighting),
 or of a comment, rebuilds nothing.
 """
@@ -22,7 +22,7 @@ from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
 SCHEMA_VERSION = 4
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 """Bump with any change of the terms, postings or vocabulary built from the same papers.
 ``tests/core/test_analysis_versions.py`` fails when the index of a fixture changes while
 this stays the same."""
@@ -34,16 +34,19 @@ def stem(word: str) -> str:
     return str(porter_stem(word))
 
 
-class SearchTokenizer(Tokenizer):
-    """Words of :func:`iter_words`, folded and optionally stemmed, in one pass.
+_Word = tuple[str, float, int, int, int]
+"""A token's text, boost, position, and start and end in the analyzed value."""
 
-    One class instead of a tokenizer and three filters: indexing is Python-bound, and
-    every generator layer costs. Positions jump between the values of a multi-valued
-    field, so a phrase never matches across two authors.
+
+class _WordTokenizer(Tokenizer):
+    """Whoosh's tokenizer call over the ``(text, boost, pos, start, end)`` of ``_words``.
+
+    One class per field kind instead of a tokenizer and three filters: indexing is
+    Python-bound, and every generator layer costs.
     """
 
-    def __init__(self, stemming: bool = False) -> None:
-        self.stemming = stemming
+    def _words(self, value: str) -> Iterator[_Word]:
+        raise NotImplementedError
 
     def __call__(
         self,
@@ -59,21 +62,35 @@ class SearchTokenizer(Tokenizer):
         **kwargs: Any,
     ) -> Iterator[Any]:
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        for pos, start, end, folded in iter_words(value):
-            token.text = stem(folded) if self.stemming else folded
-            token.boost = 1.0
+        for text, boost, pos, start, end in self._words(value):
+            token.text = text
+            token.boost = boost
             token.stopped = False
             if keeporiginal:
                 token.original = value[start:end]
             if positions:
                 token.pos = start_pos + pos
             if chars:
-                token.startchar = start_char + start
-                token.endchar = start_char + end
+                token.startchar, token.endchar = start_char + start, start_char + end
             yield token
 
 
-class CombinedTokenizer(Tokenizer):
+class SearchTokenizer(_WordTokenizer):
+    """Words of :func:`iter_words`, folded and optionally stemmed, in one pass.
+
+    Positions jump between the values of a multi-valued field, so a phrase never matches
+    across two authors.
+    """
+
+    def __init__(self, stemming: bool = False) -> None:
+        self.stemming = stemming
+
+    def _words(self, value: str) -> Iterator[_Word]:
+        for pos, start, end, folded in iter_words(value):
+            yield (stem(folded) if self.stemming else folded), 1.0, pos, start, end
+
+
+class CombinedTokenizer(_WordTokenizer):
     """The combined field: parts split by :data:`PART_SEPARATOR`, each with its weight.
 
     A word of the title counts three times and an author's name twice, so one posting
@@ -81,35 +98,13 @@ class CombinedTokenizer(Tokenizer):
     instead of an OR over five fields: far fewer matchers, and ANDs can skip ahead.
     """
 
-    def __call__(
-        self,
-        value: str,
-        positions: bool = False,
-        chars: bool = False,
-        keeporiginal: bool = False,
-        removestops: bool = True,
-        start_pos: int = 0,
-        start_char: int = 0,
-        tokenize: bool = True,
-        mode: str = "",
-        **kwargs: Any,
-    ) -> Iterator[Any]:
-        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        base, offset = start_pos, start_char
+    def _words(self, value: str) -> Iterator[_Word]:
+        base, offset = 0, 0
         for part, boost in zip(value.split(PART_SEPARATOR), PART_BOOSTS, strict=False):
             last = -1
             for pos, start, end, folded in iter_words(part):
-                token.text = stem(folded)
-                token.boost = boost
-                token.stopped = False
-                if keeporiginal:
-                    token.original = part[start:end]
-                if positions:
-                    token.pos = base + pos
-                if chars:
-                    token.startchar, token.endchar = offset + start, offset + end
                 last = pos
-                yield token
+                yield stem(folded), boost, base + pos, offset + start, offset + end
             base += last + 1 + POSITION_GAP
             offset += len(part) + 1
 

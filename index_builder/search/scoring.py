@@ -8,25 +8,32 @@ a time (the codec's own pickled blocks) into doc numbers and BM25F scores, the s
 formula on the same inputs as Whoosh's scorer, and cached per term. The query tree is
 then combined as dicts: AND intersects and adds, OR unites and adds, NOT removes. The
 result holds every match with its score: the total is exact and the top N is one heap
-pass. Phrases and fuzzy terms (small match sets) are asked of Whoosh itself.
+pass. Phrases and fuzzy terms (small match sets) are asked of Whoosh itself. Reading the
+codec's blocks is :mod:`~index_builder.search.postings`'s; this module is the algebra.
 """
 
 from __future__ import annotations
 
 import heapq
 from array import array
-from itertools import accumulate, compress, repeat
+from itertools import compress, repeat
 from operator import le
 from typing import Any
 
 from whoosh import query as Q
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.query.compound import PreloadedOr
-from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
-from whoosh.util.numeric import byte_to_length
 
 from index_builder.search.kept import Kept
+from index_builder.search.postings import (
+    LENGTH_OF_BYTE,
+    Unsupported,
+    field_lengths,
+    posting_values,
+    postings,
+)
+
+__all__ = ["FastScorer", "Unsupported"]
 
 Scores = dict[int, float]
 CACHE_POSTINGS = 3_000_000
@@ -37,15 +44,10 @@ a typed prefix's words and the words before it come back at every keystroke, and
 the dict is most of the work of a broad word at 50,000 papers."""
 ASKED_CACHE = 32
 """Phrase and fuzzy results kept, counted as one each (their match sets are small)."""
-_LENGTH_OF_BYTE = [byte_to_length(b) if b else 1 for b in range(256)]
 
 
 def _best_first(ds: tuple[int, float]) -> tuple[float, int]:
     return -ds[1], ds[0]
-
-
-class Unsupported(Exception):
-    """A query shape this module does not evaluate; the caller asks Whoosh instead."""
 
 
 def _tree_sum(values: list[float]) -> float:
@@ -184,7 +186,7 @@ class FastScorer:
         if not shared:
             return {}
         decode = schema[field].format.decode_positions
-        values = [self._values(field, w, shared) for w in dict.fromkeys(words)]
+        values = [posting_values(self.reader, field, w, shared) for w in dict.fromkeys(words)]
         by_word = dict(zip(dict.fromkeys(words), values, strict=True))
         scores = [dict(zip(ids, sc, strict=True)) for ids, sc in terms]
         out: Scores = {}
@@ -194,22 +196,6 @@ class FastScorer:
             if any(all(p + k in pos for k, pos in enumerate(later, 1)) for p in decode(first)):
                 out[d] = _tree_sum([sc[d] for sc in scores])
         return out
-
-    def _values(self, field: str, text: str, docs: set[int]) -> dict[int, bytes]:
-        """The raw posting values (encoded positions) of ``text`` for ``docs``."""
-        m = self.reader.postings(field, text)
-        found: dict[int, bytes] = {}
-        if type(m) is not W3LeafMatcher:
-            raise Unsupported("another codec")
-        while m.is_active():
-            m._read_data()
-            raw_ids = m._data[0]
-            ids = raw_ids if m._byteids else accumulate(raw_ids)
-            for d, value in zip(ids, m._data[2], strict=True):
-                if d in docs:
-                    found[d] = value
-            m._next_block()
-        return found
 
     def _asked(self, q: Any) -> Scores:
         """The matches of a phrase or fuzzy term, kept for the next keystroke."""
@@ -238,38 +224,10 @@ class FastScorer:
     def _term(self, field: str, text: str) -> tuple[array[int], array[float]]:
         found = self._terms.get((field, text))
         if found is None:
-            ids, weights = self._postings(field, text)
+            ids, weights = postings(self.reader, field, text)
             found = (ids, self._score(field, text, ids, weights))
             self._terms.put((field, text), found, len(ids))
         return found
-
-    def _postings(self, field: str, text: str) -> tuple[array[int], list[float]]:
-        ids: array[int] = array("I")
-        weights: list[float] = []
-        try:
-            m = self.reader.postings(field, text)
-        except TermNotFound:
-            return ids, weights
-        if type(m) is not W3LeafMatcher:
-            while m.is_active():
-                ids.append(m.id())
-                weights.append(m.weight())
-                m.next()
-            return ids, weights
-        # Block by block: one unpickle per 128 postings instead of a call per posting.
-        while m.is_active():
-            m._read_data()
-            raw_ids, raw_weights = m._data[0], m._data[1]
-            count = len(raw_ids)
-            ids.extend(raw_ids if m._byteids else accumulate(raw_ids))
-            if raw_weights is None:
-                weights.extend([1.0] * count)
-            elif isinstance(raw_weights, float):
-                weights.extend([raw_weights] * count)
-            else:
-                weights.extend(raw_weights)
-            m._next_block()
-        return ids, weights
 
     def _score(self, field: str, text: str, ids: array[int], weights: list[float]) -> array[float]:
         if not self.searcher.schema[field].scorable:
@@ -280,7 +238,7 @@ class FastScorer:
         idf = self.searcher.idf(field, text)
         avgfl = self.searcher.avg_field_length(field) or 1
         lengths = self._field_lengths(field)
-        table = _LENGTH_OF_BYTE
+        table = LENGTH_OF_BYTE
         # whoosh.scoring.bm25, written out with the same operations in the same order.
         return array(
             "d",
@@ -291,17 +249,10 @@ class FastScorer:
         )
 
     def _field_lengths(self, field: str) -> bytes:
-        """One length byte per document, read in one go from the lengths column."""
+        """One length byte per document (:func:`~index_builder.search.postings.field_lengths`)."""
         found = self._lengths.get(field)
         if found is not None:
             return found
-        raw = b""
-        try:
-            col = self.reader._perdoc._cached_reader(_lenfield(field), LENGTHS_COLUMN)
-            if col is not None:
-                raw = bytes(col._dbfile.get(col._basepos, col._count))
-        except AttributeError as error:  # another codec or reader: let Whoosh score
-            raise Unsupported("lengths column") from error
-        found = raw + bytes(max(0, self.doc_count - len(raw)))
+        found = field_lengths(self.reader, field, self.doc_count)
         self._lengths[field] = found
         return found

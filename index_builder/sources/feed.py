@@ -11,7 +11,6 @@ plain records, which join by title and are cited without a venue.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -21,7 +20,7 @@ from index_builder import venues
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, clean
 from index_builder.sources.table import unescape_html
-from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
+from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
 
 FEED_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-orals-posters\.json$")
 ABSTRACTS_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-abstracts\.json$")
@@ -49,12 +48,7 @@ def venue_of(file_name: str) -> str:
 
 def loads(text: str | bytes) -> Any:
     """JSON text as data; every failure is a :class:`SourceError` saying why."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SourceError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
-    except (ValueError, RecursionError) as exc:
-        raise SourceError(f"not valid JSON ({exc.__class__.__name__})") from exc
+    return load_json(text, SourceError)
 
 
 def _text(value: Any) -> str:

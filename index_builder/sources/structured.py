@@ -17,15 +17,16 @@ the fields read.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, RecordError, clean, record_from_json
+from index_builder.sources.types import load_json
 from index_builder.text import render as text
 from index_builder.venues import VENUES
 
@@ -55,6 +56,7 @@ class FormatError(ValueError):
 
 
 Parsed = tuple[list[PaperRecord], list[SourceProblem]]
+_T = TypeVar("_T")
 _BAD_LINE = object()
 """Stands for a JSONL line that is not JSON, so it is counted at its position."""
 
@@ -91,13 +93,8 @@ def _json_file(path: Path, text: str, *, lines_first: bool) -> Parsed:
 
 
 def _loads(text: str) -> Any:
-    """``json.loads`` with every failure (syntax, nesting depth, huge numbers) a FormatError."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
-    except (ValueError, RecursionError) as exc:
-        raise FormatError(f"not valid JSON ({exc.__class__.__name__})") from exc
+    """JSON text as data; every failure (syntax, nesting depth, huge numbers) a FormatError."""
+    return load_json(text, FormatError)
 
 
 def _paper_list(data: Any) -> list[Any]:
@@ -132,13 +129,26 @@ def _json_lines(path: Path, text: str) -> Parsed:
 
 def _records(path: Path, items: list[Any]) -> Parsed:
     """Records of parsed JSON items (1-based positions); unusable items are counted."""
+    return _counted(path, items, _json_record)
+
+
+def _json_record(item: Any, file: str, position: int) -> PaperRecord:
+    """One parsed JSON item as a record; a line that was not JSON is a bad record."""
+    if item is _BAD_LINE:
+        raise RecordError("not valid JSON")
+    return record_from_json(item, file, position)
+
+
+_Read = Callable[[_T, str, int], PaperRecord]
+
+
+def _counted(path: Path, items: Sequence[_T], read: _Read[_T]) -> Parsed:
+    """``read`` of each item (1-based positions); the items it refuses are counted."""
     records: list[PaperRecord] = []
     reasons: dict[str, int] = {}
     for position, item in enumerate(items, start=1):
         try:
-            if item is _BAD_LINE:
-                raise RecordError("not valid JSON")
-            records.append(record_from_json(item, path.name, position))
+            records.append(read(item, path.name, position))
         except RecordError as exc:
             reasons[str(exc)] = reasons.get(str(exc), 0) + 1
     return records, _skip_problems(path, reasons, len(items), not records)
@@ -178,16 +188,7 @@ def _bib_file(path: Path, text: str) -> Parsed:
         entries.append(kept if isinstance(kept, Entry) else None)
     if not entries:
         raise FormatError("no BibTeX entries in the file")
-    records: list[PaperRecord] = []
-    reasons: dict[str, int] = {}
-    for position, entry in enumerate(entries, start=1):
-        try:
-            if entry is None:
-                raise RecordError("malformed entry")
-            records.append(_bib_record(entry, path.name, position))
-        except RecordError as exc:
-            reasons[str(exc)] = reasons.get(str(exc), 0) + 1
-    return records, _skip_problems(path, reasons, len(entries), not records)
+    return _counted(path, entries, _bib_record)
 
 
 def _field(entry: Entry, name: str) -> str:
@@ -214,8 +215,13 @@ def _unwrap(value: str) -> str:
     return value[1:-1].strip()
 
 
-def _bib_record(entry: Entry, file: str, position: int) -> PaperRecord:
-    """One BibTeX entry as a record: title, author, abstract, url/pdf/doi, openreview."""
+def _bib_record(entry: Entry | None, file: str, position: int) -> PaperRecord:
+    """One BibTeX entry as a record: title, author, abstract, url/pdf/doi, openreview.
+
+    A malformed entry (``None``) is a bad record.
+    """
+    if entry is None:
+        raise RecordError("malformed entry")
     title, abstract = _field(entry, "title"), _field(entry, "abstract")
     if not title and not abstract:
         raise RecordError("no title and no abstract")

@@ -1,13 +1,16 @@
 """What the source readers hand on: table rows, abstract entries, and each file's data.
 
-Imports only :mod:`index_builder.model` and the records of structured files.
+Imports only :mod:`index_builder.model` and the records of structured files. Also the
+one JSON loader of the readers (:func:`load_json`), failures translated to their error.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord
@@ -15,6 +18,19 @@ from index_builder.sources.records import PaperRecord
 
 class SourceError(Exception):
     """A file that is a known format but cannot be read; the message names the reason."""
+
+
+def load_json(text: str | bytes, error: type[Exception] = SourceError) -> Any:
+    """JSON text as data; every failure (syntax, nesting depth, huge numbers) is an ``error``.
+
+    The message says why: ``not valid JSON (Expecting value at line 3)``.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
+    except (ValueError, RecursionError) as exc:
+        raise error(f"not valid JSON ({exc.__class__.__name__})") from exc
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """Display text: LaTeX and Markdown as Unicode (``render``, ``latex``), links found in
-abstracts (``links``), and text made safe for a terminal (``safe``).
+abstracts (``links``), text made safe for a terminal (``safe``), and the one folding of
+letters and one tokenizer (``words``) that search, joins, citation keys and ``safe`` share.
 
 Imports only ``index_builder.model`` and pylatexenc.
 """

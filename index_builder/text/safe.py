@@ -1,4 +1,4 @@
-"""Text made safe for a terminal, and folded for search: no LaTeX, cheap to import.
+"""Text made safe for a terminal, and folded for matching titles: no LaTeX, cheap to import.
 
 Kept apart from :mod:`index_builder.text.render` (which loads pylatexenc) because the TUI
 and the command line need these on the way to their first output.
@@ -7,7 +7,8 @@ and the command line need these on the way to their first output.
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from index_builder.text.words import strip_accents
 
 __all__ = ["fold", "safe"]
 
@@ -31,26 +32,8 @@ def safe(text: str) -> str:
     return _CONTROL.sub("", _ESCAPE_SEQ.sub("", text))
 
 
-_FOLD_EXTRA = str.maketrans(
+_PUNCTUATION = str.maketrans(
     {
-        "ß": "ss",
-        "ẞ": "SS",
-        "ø": "o",
-        "Ø": "O",
-        "ł": "l",
-        "Ł": "L",
-        "đ": "d",
-        "Đ": "D",
-        "ð": "d",
-        "Ð": "D",
-        "þ": "th",
-        "Þ": "Th",
-        "æ": "ae",
-        "Æ": "AE",
-        "œ": "oe",
-        "Œ": "OE",
-        "ı": "i",
-        "ħ": "h",
         **dict.fromkeys("‐‑‒–—―−﹘﹣－", "-"),
         **dict.fromkeys("‘’‚‛′", "'"),
         **dict.fromkeys("“”„‟″«»", '"'),
@@ -59,6 +42,9 @@ _FOLD_EXTRA = str.maketrans(
 
 
 def fold(text: str) -> str:
-    """Accent, dash and quote folding for search: "Wang–Landau é" → "Wang-Landau e"."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_FOLD_EXTRA)
+    """Accents, dashes and quotes folded, case kept: "Wang–Landau é" → "Wang-Landau e".
+
+    The letters fold as everywhere else (:func:`index_builder.text.words.strip_accents`).
+    """
+    # Dashes again after decomposing: compatibility forms (﹘) decompose to dashes.
+    return strip_accents(text.translate(_PUNCTUATION)).translate(_PUNCTUATION)

@@ -1,0 +1,112 @@
+"""The catalogue's on-disk cache: the whole catalogue pickled, and a head beside it.
+
+:func:`write_cache` pickles a :class:`~index_builder.catalogue.papers.Catalogue` to its
+file, then the first :data:`HEAD_SIZE` papers with each source's size and modification
+time (taken before the sources were read) to the head file beside it. :func:`read_head`
+hands the head out without reading a source; :func:`read_cache` the whole catalogue when
+its fingerprint matches. Every file is written atomically, and one that cannot be read
+or written is no error: the catalogue is built from the sources instead.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from index_builder.catalogue.papers import Catalogue
+
+HEAD_SIZE = 100
+"""Papers in the head cache: more than the tallest terminal's first screen shows."""
+Signature = list[tuple[str, int, int]]
+
+
+def read_head(sources: Sequence[Path], cache_file: Path) -> Catalogue | None:
+    """The head cached beside ``cache_file``, if written for ``sources`` as they are now.
+
+    ``None`` unless the head cache was written for exactly these sources (same paths,
+    sizes and modification times). The result's ``complete`` is False.
+    """
+    try:
+        with head_file(cache_file).open("rb") as handle:
+            signature, head = pickle.load(handle)
+    except Exception:  # no head, or one that cannot be read: the full load follows
+        return None
+    if signature != signature_of(sources) or not isinstance(head, Catalogue):
+        return None
+    head.complete = False
+    return head
+
+
+def signature_of(sources: Sequence[Path]) -> Signature:
+    """Each source's path, size and modification time (-1 when it cannot be seen)."""
+    out = []
+    for path in sources:
+        try:
+            info = os.stat(path)
+            out.append((str(path), info.st_size, info.st_mtime_ns))
+        except OSError:
+            out.append((str(path), -1, -1))
+    return out
+
+
+def head_file(cache_file: Path) -> Path:
+    """The head cache beside the catalogue's cache file."""
+    return cache_file.with_suffix(".head.pickle")
+
+
+def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
+    """The cached catalogue if it exists, loads and has this fingerprint; else ``None``."""
+    collecting = gc.isenabled()
+    gc.disable()  # loading makes ~150k objects; collecting midway only costs time
+    try:
+        with cache_file.open("rb") as handle:
+            catalogue = pickle.load(handle)
+    except Exception:  # any unreadable cache is simply rebuilt
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+    if not isinstance(catalogue, Catalogue) or catalogue.fingerprint != fingerprint:
+        return None
+    return catalogue
+
+
+def write_cache(cache_file: Path, catalogue: Catalogue, signature: Signature) -> None:
+    """Pickle the catalogue, then its head; the head is written only after its catalogue."""
+    if _write(cache_file, catalogue):
+        _write_head(cache_file, catalogue, signature)
+
+
+def refresh_head(
+    sources: Sequence[Path], cache_file: Path, catalogue: Catalogue, signature: Signature
+) -> None:
+    """A source touched but not changed keeps its catalogue: its head gets the new times."""
+    if read_head(sources, cache_file) is None:
+        _write_head(cache_file, catalogue, signature)
+
+
+def _write_head(cache_file: Path, catalogue: Catalogue, signature: Signature) -> None:
+    """Pickle the first :data:`HEAD_SIZE` papers with the sources' signature."""
+    head = Catalogue(catalogue.papers[:HEAD_SIZE], fingerprint=catalogue.fingerprint)
+    _write(head_file(cache_file), (signature, head))
+
+
+def _write(path: Path, value: object) -> bool:
+    """Pickle ``value`` atomically; a cache that cannot be written is not an error (False)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".catalogue-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return False
+    return True

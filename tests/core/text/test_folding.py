@@ -1,0 +1,91 @@
+"""One folding of names: the citation key, the joins, the search and the safe text agree.
+
+Over every author of the bundled paper table, each consumer's folding of a name is the
+one of :mod:`index_builder.text.words`: the key's author part is the folded family name's
+ASCII letters, the join reduces the name to the same words, search indexes the same
+words, and the safe text's folding is the same letters in their case.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from index_builder.catalogue import join_score
+from index_builder.catalogue.load import load_catalogue
+from index_builder.citations.keys import family_word, split_name
+from index_builder.paths import bundled_sources
+from index_builder.search.words import words as search_words
+from index_builder.text.safe import fold as safe_fold
+from index_builder.text.words import fold, iter_words, positioned_words, strip_accents, words
+
+
+def _alnum(text: str) -> str:
+    """The letters and digits of ``text`` (the safe text also folds quotes and dashes)."""
+    return "".join(c for c in text if c.isalnum())
+
+
+@functools.cache
+def table_authors() -> list[str]:
+    """Every distinct author name of the bundled table, in table order."""
+    names = (a for p in load_catalogue(bundled_sources()).papers for a in p.authors)
+    return list(dict.fromkeys(names))
+
+
+def test_the_table_has_names_that_need_folding() -> None:
+    names = table_authors()
+    assert len(names) > 10_000
+    assert sum(not n.isascii() for n in names) > 100
+    special = {"ł", "ø", "ß", "đ", "æ", "ı", "Ł", "Ø"}
+    assert special & {c for n in names for c in n}
+
+
+def test_every_consumer_folds_each_name_the_same() -> None:
+    disagree = []
+    for name in table_authors():
+        folded = fold(name)
+        family = split_name(name).family
+        ascii_family = "".join(c for c in fold(family) if c.isascii() and c.isalnum())
+        seen = {
+            "key": family_word(name) == (ascii_family or family_word(name)),
+            "search": search_words(name) == words(folded),
+            "join": join_score.stems(name) == join_score.stems(folded),
+            "safe": _alnum(safe_fold(name).lower()) == _alnum(folded),
+            "case": strip_accents(name).lower() == folded,
+        }
+        if not all(seen.values()):
+            disagree.append((name, [k for k, ok in seen.items() if not ok]))
+    assert not disagree, disagree[:10]
+
+
+@pytest.mark.parametrize(
+    ("name", "folded", "key"),
+    [
+        ("Łukasz Kaiser", "lukasz kaiser", "kaiser"),
+        ("Paweł Wawrzyński", "pawel wawrzynski", "wawrzynski"),
+        ("Bernhard Schölkopf", "bernhard scholkopf", "scholkopf"),
+        ("Søren Hauberg", "soren hauberg", "hauberg"),
+        ("Đorđe Miladinović", "dorde miladinovic", "miladinovic"),
+        ("Lars Großmann", "lars grossmann", "grossmann"),
+        ("Kıvanç Tatar", "kivanc tatar", "tatar"),
+        ("Ægir Þórsson", "aegir thorsson", "thorsson"),
+        ("Anna Ħasan", "anna hasan", "hasan"),
+    ],
+)
+def test_special_letters_fold_alike_everywhere(name: str, folded: str, key: str) -> None:
+    assert fold(name) == folded
+    assert search_words(name) == folded.split()
+    assert family_word(name) == key
+    assert join_score.stems(name) == [join_score.stem(w) for w in folded.split()]
+    assert safe_fold(name).lower() == folded
+
+
+def test_the_tokenizer_gives_offsets_of_the_display_text() -> None:
+    text = "Łukasz e.g. 3.5x—Wang–Landau\nZi Wang"
+    found = list(iter_words(text))
+    assert [text[s:e] for _, s, e, _ in found] == [
+        "Łukasz", "e.g", "3.5x", "Wang", "Landau", "Zi", "Wang"
+    ]  # fmt: skip
+    assert [(p, w) for p, _, _, w in found] == positioned_words(text)
+    assert [p for p, _, _, _ in found] == [0, 1, 2, 3, 4, 105, 106]
