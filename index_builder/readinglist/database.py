@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -112,7 +113,23 @@ def open_database(path: Path, timeout: float) -> tuple[sqlite3.Connection, str |
     written (read-only file or folder, full disk), it is opened read-only and the second
     value says so. Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``foreign``,
     ``locked``, ``readonly``, ``io``...).
+
+    The ``timeout`` covers the whole opening: SQLite does not wait by itself for some of
+    its steps (switching a new file to WAL, reading a file another process is creating),
+    so a step that meets a lock is tried again until the time is up.
     """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return _open_once(path, max(deadline - time.monotonic(), 0.05))
+        except ReadingListError as exc:
+            if exc.kind != "locked" or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
+
+
+def _open_once(path: Path, timeout: float) -> tuple[sqlite3.Connection, str | None]:
+    """One attempt of :func:`open_database`."""
     if path.is_dir():
         raise ReadingListError(f"{path} is a folder, not a reading list", "io")
     check_header(path)
