@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from index_builder.model import Paper
-from index_builder.readinglist.bookmark import Bookmark, check_status
+from index_builder.readinglist.bookmark import Bookmark, check_status, utc_iso
 from index_builder.readinglist.identify import (
     APPLICATION_ID,
     ForeignDatabase,
@@ -34,11 +34,15 @@ COLUMNS = (
 SortOrder = Literal["added", "title", "status", "time", "updated"]
 SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
 SORT_SQL: dict[str, str] = {
-    "added": "added_at DESC, rowid DESC",
+    # julianday() reads the offset: instants compare, not their text (+09:00 vs Z).
+    "added": "julianday(added_at) DESC, rowid DESC",
     "title": "title COLLATE NOCASE, paper_id",
-    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
-    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
-    "updated": "updated_at DESC, paper_id",
+    "status": (
+        "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, "
+        "julianday(added_at) DESC"
+    ),
+    "time": "julianday(starts_at) IS NULL, julianday(starts_at), title COLLATE NOCASE",
+    "updated": "julianday(updated_at) DESC, updated_at DESC, paper_id",
 }
 FIND = (
     f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
@@ -267,8 +271,8 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
         (
             copy.id,
             json.dumps(list(copy.aliases)),
-            bm.added_at,
-            bm.updated_at,
+            utc_iso(bm.added_at),
+            utc_iso(bm.updated_at),
             bm.status,
             bm.note,
             copy.title,
