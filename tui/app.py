@@ -26,7 +26,9 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.events import Event, Key, Ready
 from textual.screen import Screen
+from textual.worker import Worker
 
+from tui.lifecycle.failures import failed, report
 from tui.lifecycle.loading import Preload
 from tui.lifecycle.quitting import quit_now, run_until_quit
 from tui.lifecycle.typeahead import TypeAhead
@@ -136,6 +138,11 @@ class PaperScopeApp(App[int]):
         if isinstance(event, Ready):
             self.typeahead.ready()
         await super().on_event(event)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker of this app that failed is reported (:mod:`tui.lifecycle.failures`)."""
+        if failed(event):
+            report(self.app, event.worker)
 
     def on_mount(self) -> None:
         self.set_keymap(self.config.keymap)
