@@ -71,6 +71,8 @@ class ReadingList:
 
     def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout
+        """How long a write waits for another process's lock, in seconds."""
         self._lock = threading.RLock()
         self._ids: frozenset[str] | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
