@@ -32,6 +32,7 @@ WHAT = {
     "rl-export": "export",
     "update": "update",
     "copy": "copy",
+    "cite": "citation",
     "browser": "opening the browser",
 }
 """Worker group -> the words that name what failed (other groups are named as they are)."""
