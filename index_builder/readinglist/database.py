@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -94,8 +96,30 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
     return ReadingListError(f"cannot {doing} {path} ({text})", "io")
 
 
+_in_use: Counter[str] = Counter()
+_in_use_lock = threading.Lock()
+
+
+def in_use(path: Path, change: int) -> None:
+    """Count a connection of this process to ``path`` opened (+1) or closed (-1)."""
+    key = os.path.realpath(path)
+    with _in_use_lock:
+        _in_use[key] += change
+        if _in_use[key] <= 0:
+            del _in_use[key]
+
+
 def check_header(path: Path) -> None:
-    """Raise a ``corrupt`` :class:`ReadingListError` if ``path`` exists and is not SQLite."""
+    """Raise a ``corrupt`` :class:`ReadingListError` if ``path`` exists and is not SQLite.
+
+    Skipped while this process has the list open: closing any file handle on it drops
+    every POSIX lock the process holds there (SQLite's included), and another process
+    closing its connection would then take the list for unused and remove its ``-wal``
+    and ``-shm`` under the open connection ("disk I/O error" at its next read).
+    """
+    with _in_use_lock:
+        if os.path.realpath(path) in _in_use:
+            return
     try:
         with path.open("rb") as fh:
             head = fh.read(len(_SQLITE_MAGIC))

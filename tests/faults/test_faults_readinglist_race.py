@@ -94,3 +94,29 @@ def test_two_processes_adding_the_first_bookmarks_of_a_new_list_both_succeed(
     for r in range(rounds):
         with ReadingList(tmp_path / f"list-{r}.sqlite3") as rl:
             assert len(rl) == 2 * adds
+
+
+def test_a_second_connection_in_one_process_keeps_the_first_ones_files(tmp_path: Path) -> None:
+    """Opening the list again in a process that has it open (the reading list screen's
+    writer does) must not drop that process's locks: when another process then closes
+    its connection, it must not take the list for unused and remove its -wal and -shm."""
+    from index_builder.model import Paper
+
+    path = tmp_path / "list.sqlite3"
+    with ReadingList(path) as first:
+        first.add(Paper(id="a1", title="first"))
+        holder = subprocess.Popen(
+            [sys.executable, "-c", CREATOR.replace("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"),
+             str(path), "0.5"],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "creating"
+        with ReadingList(path) as second:
+            second.add(Paper(id="a2", title="second"))  # waits for the holder
+        holder.wait(timeout=30)
+        assert sorted(p.name for p in tmp_path.iterdir()) == [
+            "list.sqlite3", "list.sqlite3-shm", "list.sqlite3-wal",
+        ]  # fmt: skip
+        with ReadingList(path) as third:
+            third.add(Paper(id="a3", title="third"))
+        assert sorted(first.paper_ids()) == ["a1", "a2", "a3"]

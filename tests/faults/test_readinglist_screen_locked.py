@@ -71,5 +71,10 @@ async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None
             assert not store.is_bookmarked("p2")
             assert store.get("p1").note == "written after the wait"  # type: ignore[union-attr]
             assert table_ids(app) == ["p3", "p1"]
+            # The list's files survived the other process's exit (a second connection of
+            # this process once dropped its locks, and the undo met "disk I/O error").
+            await pilot.press("u")
+            await written(pilot)
+            assert store.is_bookmarked("p2") and table_ids(app) == ["p3", "p2", "p1"]
     finally:
         store.close()
