@@ -7,6 +7,11 @@ written directly, and anything else that is not a regular file is refused.
 
 Kept in its own light module so the TUI's config can use it without importing the
 exports (and through them the citations) on its way to the first frame.
+
+No temporary file outlives its writer: a process that quits mid-write (the app ends with
+``os._exit``) removes those still being written (:func:`remove_temps`), and the temp
+file's name holds its writer's pid, so the next write beside it removes the leftovers of
+a writer that was killed (``.export.bib.<pid>.<random>.tmp``).
 """
 
 from __future__ import annotations
@@ -14,9 +19,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 import tempfile
+import threading
 from pathlib import Path
+
+_in_progress: set[str] = set()
+_in_progress_lock = threading.Lock()
 
 
 def write_atomic(path: Path, text: str) -> Path:
@@ -39,7 +49,12 @@ def write_atomic(path: Path, text: str) -> Path:
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise OSError(errno.EINVAL, f"{target} is {kind}; nothing was written", str(path))
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    _remove_orphans(target)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent
+    )
+    with _in_progress_lock:
+        _in_progress.add(tmp)
     try:
         os.fchmod(fd, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
         if info is not None:
@@ -54,7 +69,47 @@ def write_atomic(path: Path, text: str) -> Path:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        with _in_progress_lock:
+            _in_progress.discard(tmp)
     return target
+
+
+def remove_temps() -> None:
+    """Remove the temporary files of writes still under way (the process is ending now)."""
+    with _in_progress_lock:
+        pending = list(_in_progress)
+        _in_progress.clear()
+    for tmp in pending:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _remove_orphans(target: Path) -> None:
+    """Remove temp files beside ``target`` left by writers that no longer run (killed)."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.[^.]+\.tmp")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found and not _running(int(found.group(1))):
+            with contextlib.suppress(OSError):
+                os.unlink(target.parent / name)
+
+
+def _running(pid: int) -> bool:
+    """True while a process ``pid`` exists (this one included)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it runs
+        return True
+    return True
 
 
 def _is_stream(info: os.stat_result) -> bool:

@@ -14,7 +14,9 @@ converting to a zone would overflow).
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+import os
+from datetime import UTC, date, datetime, tzinfo
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from index_builder.model import Event, Paper
@@ -25,6 +27,7 @@ LOCAL = "local"
 DEFAULT_SETTING = VENUE
 UNKNOWN = "time unknown"
 _MIN_YEAR, _MAX_YEAR = 1900, 2999
+_LOCALTIME = Path("/etc/localtime")
 
 
 def parse_time(value: str | None) -> datetime | None:
@@ -109,11 +112,43 @@ def venue_zone(venue: str) -> ZoneInfo | None:
     return zone_named(known.timezone) if known else None
 
 
+def local_zone() -> tzinfo:
+    """This computer's zone with its rules (summer time included), not today's offset.
+
+    ``TZ`` when it names a zone, else the zone ``/etc/localtime`` is (or links to); when
+    neither can be read, the offset in force now, as the C library gives it.
+    """
+    name = os.environ.get("TZ", "").strip().removeprefix(":")
+    if name:
+        found = zone_named(name) if not name.startswith("/") else _zone_file(Path(name))
+        if found is not None:
+            return found
+    else:
+        found = _zone_file(_LOCALTIME)
+        if found is not None:
+            return found
+    return datetime.now().astimezone().tzinfo or UTC
+
+
+def _zone_file(path: Path) -> tzinfo | None:
+    """The zone a TZif file holds (named after its zoneinfo path when it has one)."""
+    try:
+        target = str(path.resolve())
+        _, sep, tail = target.partition("/zoneinfo/")
+        named = zone_named(tail) if sep else None
+        if named is not None:
+            return named
+        with path.open("rb") as fh:
+            return ZoneInfo.from_file(fh, key=tail or None)
+    except (OSError, ValueError):
+        return None
+
+
 def convert(moment: datetime, setting: str = DEFAULT_SETTING, venue: str = "") -> datetime:
     """``moment`` in the zone the setting chooses for a paper of ``venue``."""
     setting = normal_setting(setting)
     if setting == LOCAL:
-        return moment.astimezone()
+        return moment.astimezone(local_zone())
     zone = venue_zone(venue) if setting == VENUE else zone_named(setting)
     return moment.astimezone(zone) if zone is not None else moment
 

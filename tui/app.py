@@ -24,11 +24,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.events import Key
+from textual.events import Event, Key, Ready
 from textual.screen import Screen
+from textual.worker import Worker
 
+from tui.lifecycle.failures import failed, report
 from tui.lifecycle.loading import Preload
 from tui.lifecycle.quitting import quit_now, run_until_quit
+from tui.lifecycle.typeahead import TypeAhead
 from tui.screens.main.screen import MainScreen
 from tui.services import Services, open_in_browser
 from tui.shared.config import Config, load_config, save_theme
@@ -116,6 +119,8 @@ class PaperScopeApp(App[int]):
         """Set on quit: a download under way stops at once."""
         if self.config.theme and self.config.theme in self.available_themes:
             self.theme = self.config.theme
+        self.typeahead = TypeAhead(super().on_event, self.call_later)
+        """Keys typed before the first frame, handed on once it is drawn."""
 
     @property
     def keymap(self) -> dict[str, str]:
@@ -125,6 +130,19 @@ class PaperScopeApp(App[int]):
     def get_default_screen(self) -> Screen[Any]:
         """The main screen is the first screen: no blank screen is drawn before it."""
         return MainScreen(self.services, self.preload, self.ctx.index)
+
+    async def on_event(self, event: Event) -> None:
+        """Every key typed before the first frame is kept (see :mod:`tui.lifecycle.typeahead`)."""
+        if isinstance(event, Key) and not event.is_forwarded and self.typeahead.hold(event):
+            return
+        if isinstance(event, Ready):
+            self.typeahead.ready()
+        await super().on_event(event)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker of this app that failed is reported (:mod:`tui.lifecycle.failures`)."""
+        if failed(event):
+            report(self.app, event.worker)
 
     def on_mount(self) -> None:
         self.set_keymap(self.config.keymap)

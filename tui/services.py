@@ -10,6 +10,7 @@ tell the user how it went) comes from the app, which knows the fallback screen.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,8 +72,9 @@ class Services:
         self._store_error: str | None = None
         self._open_url = open_url
         self._copy = copy
-        self._citation_keys: CitationKeys | None = None
-        self._keyed: PaperSource | None = None
+        self._keys: tuple[PaperSource, CitationKeys] | None = None
+        """The citation keys and the catalogue they were made for."""
+        self._keys_lock = threading.Lock()
 
     @property
     def keymap(self) -> dict[str, str]:
@@ -117,20 +119,43 @@ class Services:
         self._app.call_from_thread(self._app.notify, message, severity=severity)
 
     def citation_key(self, paper: Paper, catalogue: PaperSource | None) -> str | None:
-        """The paper's BibTeX key, unique over the whole catalogue (None before it loads)."""
+        """The paper's BibTeX key, unique over the whole catalogue (None before it loads).
+
+        The first call for a catalogue makes every key (~0.1 s for 6,628 papers): call it
+        off the event loop, or through :meth:`with_citation_key`.
+        """
         if catalogue is None:
             return None
-        if self._citation_keys is None or self._keyed is not catalogue:
-            from index_builder.citations.styles import CitationKeys
+        with self._keys_lock:
+            made = self._keys
+            if made is None or made[0] is not catalogue:
+                from index_builder.citations.styles import CitationKeys
 
-            # Keys depend on every paper: a first run's first look gets its own.
-            self._citation_keys = CitationKeys(catalogue.papers)
-            self._keyed = catalogue
-        return self._citation_keys.key(paper.id)
+                # Keys depend on every paper: a first run's first look gets its own.
+                made = self._keys = (catalogue, CitationKeys(catalogue.papers))
+            return made[1].key(paper.id)
+
+    def with_citation_key(
+        self, paper: Paper, catalogue: PaperSource | None, then: Callable[[str | None], None]
+    ) -> None:
+        """``then(key)`` on the event loop; the keys are made in a worker when not made yet."""
+        made = self._keys  # one reference, read at once: the worker may be replacing it
+        if catalogue is None or (made is not None and made[0] is catalogue):
+            then(made[1].key(paper.id) if made is not None and catalogue is not None else None)
+            return
+
+        def make() -> None:
+            key = self.citation_key(paper, catalogue)
+            self._app.call_from_thread(then, key)
+
+        self._app.run_worker(make, thread=True, group="cite", exit_on_error=False)
 
     def copy_citation(self, paper: Paper, style: str, catalogue: PaperSource | None) -> None:
         """Copy ``paper``'s citation in ``style``; the user is told how it went."""
         from index_builder.citations.styles import cite
 
-        text = cite(paper, style, key=self.citation_key(paper, catalogue))
-        self._copy(text, f"{STYLE_NAMES.get(style, style)} citation")
+        def copy(key: str | None) -> None:
+            text = cite(paper, style, key=key)
+            self._copy(text, f"{STYLE_NAMES.get(style, style)} citation")
+
+        self.with_citation_key(paper, catalogue, copy)

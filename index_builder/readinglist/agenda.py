@@ -16,6 +16,7 @@ from index_builder.times import (
     LOCAL,
     VENUE,
     format_span,
+    local_zone,
     long_day,
     normal_setting,
     short_day,
@@ -54,15 +55,20 @@ def by_day(groups: Sequence[SessionGroup]) -> list[tuple[date | None, list[Sessi
 
 
 def agenda_zone(groups: Sequence[SessionGroup], setting: str) -> tzinfo:
-    """The zone a typed day and hour are read in: the one the sessions are shown in."""
-    for group in groups:
-        if group.starts is not None and group.starts.tzinfo is not None:
-            return group.starts.tzinfo
+    """The zone a typed day and hour are read in: the one the sessions are shown in.
+
+    A zone with its rules (``local`` is this computer's zone, not an offset): a day in
+    December is read in winter time even when the first session is in July.
+    """
     setting = normal_setting(setting)
     if setting == LOCAL:
-        return datetime.now().astimezone().tzinfo or zone_named("UTC") or _utc()
-    name = DEFAULT.timezone if setting == VENUE else setting
-    return zone_named(name) or _utc()
+        return local_zone()
+    if setting != VENUE:
+        return zone_named(setting) or _utc()
+    for group in groups:  # the venue's zone, or the offset of a venue not known
+        if group.starts is not None and group.starts.tzinfo is not None:
+            return group.starts.tzinfo
+    return zone_named(DEFAULT.timezone) or _utc()
 
 
 def _utc() -> tzinfo:

@@ -36,6 +36,25 @@ def parse_iso(value: str) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
+def utc_iso(value: str) -> str:
+    """A stored timestamp as the instant it names, in UTC (``…T01:00:00Z``).
+
+    ``…T10:00:00+09:00`` and ``…T01:00:00Z`` are one instant and are written alike, so
+    that stored times compare as moments. Text that is not a timestamp is kept as it is
+    (nothing a user imported is dropped); a time without an offset is read as UTC.
+    """
+    if not value or not isinstance(value, str) or value.endswith("Z"):
+        return value  # already UTC (or, if unreadable, kept as it is)
+    try:
+        stamp = datetime.fromisoformat(value.strip())
+        stamp = (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return value
+    micro = stamp.microsecond
+    spec = "seconds" if not micro else "milliseconds" if micro % 1000 == 0 else "microseconds"
+    return stamp.isoformat(timespec=spec).replace("+00:00", "Z")
+
+
 def check_status(status: str) -> Status:
     """Return ``status`` when it is one of :data:`STATUSES`, else raise ``ValueError``."""
     for known in STATUSES:

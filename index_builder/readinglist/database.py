@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
+import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from index_builder.model import Paper
-from index_builder.readinglist.bookmark import Bookmark, check_status
+from index_builder.readinglist.bookmark import Bookmark, check_status, utc_iso
 from index_builder.readinglist.identify import (
     APPLICATION_ID,
     ForeignDatabase,
@@ -33,11 +36,15 @@ COLUMNS = (
 SortOrder = Literal["added", "title", "status", "time", "updated"]
 SORT_ORDERS: tuple[SortOrder, ...] = ("added", "title", "status", "time", "updated")
 SORT_SQL: dict[str, str] = {
-    "added": "added_at DESC, rowid DESC",
+    # julianday() reads the offset: instants compare, not their text (+09:00 vs Z).
+    "added": "julianday(added_at) DESC, rowid DESC",
     "title": "title COLLATE NOCASE, paper_id",
-    "status": "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, added_at DESC",
-    "time": "starts_at = '', starts_at, title COLLATE NOCASE",
-    "updated": "updated_at DESC, paper_id",
+    "status": (
+        "CASE status WHEN 'reading' THEN 0 WHEN 'to-read' THEN 1 ELSE 2 END, "
+        "julianday(added_at) DESC"
+    ),
+    "time": "julianday(starts_at) IS NULL, julianday(starts_at), title COLLATE NOCASE",
+    "updated": "julianday(updated_at) DESC, updated_at DESC, paper_id",
 }
 FIND = (
     f"SELECT {COLUMNS} FROM bookmarks WHERE paper_id IN (SELECT value FROM json_each(?) UNION"
@@ -89,8 +96,30 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
     return ReadingListError(f"cannot {doing} {path} ({text})", "io")
 
 
+_in_use: Counter[str] = Counter()
+_in_use_lock = threading.Lock()
+
+
+def in_use(path: Path, change: int) -> None:
+    """Count a connection of this process to ``path`` opened (+1) or closed (-1)."""
+    key = os.path.realpath(path)
+    with _in_use_lock:
+        _in_use[key] += change
+        if _in_use[key] <= 0:
+            del _in_use[key]
+
+
 def check_header(path: Path) -> None:
-    """Raise a ``corrupt`` :class:`ReadingListError` if ``path`` exists and is not SQLite."""
+    """Raise a ``corrupt`` :class:`ReadingListError` if ``path`` exists and is not SQLite.
+
+    Skipped while this process has the list open: closing any file handle on it drops
+    every POSIX lock the process holds there (SQLite's included), and another process
+    closing its connection would then take the list for unused and remove its ``-wal``
+    and ``-shm`` under the open connection ("disk I/O error" at its next read).
+    """
+    with _in_use_lock:
+        if os.path.realpath(path) in _in_use:
+            return
     try:
         with path.open("rb") as fh:
             head = fh.read(len(_SQLITE_MAGIC))
@@ -112,7 +141,23 @@ def open_database(path: Path, timeout: float) -> tuple[sqlite3.Connection, str |
     written (read-only file or folder, full disk), it is opened read-only and the second
     value says so. Raises :class:`ReadingListError` (``corrupt``, ``newer``, ``foreign``,
     ``locked``, ``readonly``, ``io``...).
+
+    The ``timeout`` covers the whole opening: SQLite does not wait by itself for some of
+    its steps (switching a new file to WAL, reading a file another process is creating),
+    so a step that meets a lock is tried again until the time is up.
     """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return _open_once(path, max(deadline - time.monotonic(), 0.05))
+        except ReadingListError as exc:
+            if exc.kind != "locked" or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.02)
+
+
+def _open_once(path: Path, timeout: float) -> tuple[sqlite3.Connection, str | None]:
+    """One attempt of :func:`open_database`."""
     if path.is_dir():
         raise ReadingListError(f"{path} is a folder, not a reading list", "io")
     check_header(path)
@@ -250,8 +295,8 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
         (
             copy.id,
             json.dumps(list(copy.aliases)),
-            bm.added_at,
-            bm.updated_at,
+            utc_iso(bm.added_at),
+            utc_iso(bm.updated_at),
             bm.status,
             bm.note,
             copy.title,

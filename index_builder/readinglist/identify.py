@@ -59,7 +59,11 @@ def connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
         except sqlite3.Error as exc:
             conn.close()
             failure = exc
-            if "not a database" in str(exc) or "malformed" in str(exc):
+            text = str(exc)
+            # Locked by another process: waited for by the caller. Never fall back to
+            # EXCLUSIVE then: closing such a connection removes the -shm that every other
+            # connection to the list shares, and their next read is a "disk I/O error".
+            if "not a database" in text or "malformed" in text or "locked" in text:
                 break
     assert failure is not None
     raise failure

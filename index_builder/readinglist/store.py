@@ -37,6 +37,7 @@ from index_builder.readinglist.database import (
     ReadingListError,
     SortOrder,
     delete_bookmark,
+    in_use,
     open_database,
     put_bookmark,
     quarantine,
@@ -71,11 +72,15 @@ class ReadingList:
 
     def __init__(self, path: Path, *, timeout: float = 5.0) -> None:
         self.path = Path(path)
+        self.timeout = timeout
+        """How long a write waits for another process's lock, in seconds."""
         self._lock = threading.RLock()
         self._ids: frozenset[str] | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
         self._conn, self.read_only = open_database(self.path, timeout)
         """``read_only``: None, or why the list can only be read (writes raise ``readonly``)."""
+        self._closed = False
+        in_use(self.path, +1)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -290,6 +295,9 @@ class ReadingList:
         """Close the database (further calls raise)."""
         with self._lock:
             self._conn.close()
+            if not self._closed:
+                self._closed = True
+                in_use(self.path, -1)
 
     def __enter__(self) -> ReadingList:
         return self

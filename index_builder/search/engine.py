@@ -74,7 +74,9 @@ class SearchIndex(IndexStore):
         try:
             with self._lock:
                 return self._run(request, request.node)
-        except Exception:  # any failure of the index is damage: rebuild (DAMAGE_ERRORS & more)
+        except Exception:
+            if not self.damaged():  # the files are as built: a bug, not damage; no rebuild
+                raise
             self._recover()
         with self._lock:
             return self._run(request, request.node)

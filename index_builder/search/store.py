@@ -40,9 +40,9 @@ from index_builder.search.vocabulary import Vocabulary
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
-# Errors a damaged index is known to raise; any other error from the index is treated
-# as damage too (engine.search rebuilds on Exception): Whoosh raises plain Exception
-# ("Block tag error") for overwritten posting blocks.
+# Errors a damaged index is known to raise. Whoosh raises plain Exception too ("Block tag
+# error") for overwritten posting blocks: engine.search rebuilds after any error, but only
+# when the files show damage (IndexStore.damaged); any other error is a bug, raised.
 DAMAGE_ERRORS = (
     OSError,
     EOFError,
@@ -261,6 +261,15 @@ class IndexStore:
         if self._searcher is None:
             raise ValueError("the search index is not open")
         return self._searcher
+
+    def damaged(self) -> bool:
+        """True when the index files are not what the build wrote: a marker that cannot be
+        read, or a file gone, resized or changed (the CRC-32 the marker keeps)."""
+        marker = indexfiles.read_marker(self.index_dir)
+        return marker is None or not (
+            indexfiles.sizes_match(self.index_dir, marker.get("files"))
+            and indexfiles.checksums_match(self.index_dir, marker.get("checksums"))
+        )
 
     def _recover(self) -> None:
         """Rebuild after the index failed while being read."""

@@ -196,10 +196,14 @@ class _Parser:
             raise QuerySyntaxError("unexpected )")
         return node
 
-    def parse_or(self) -> Node:
+    def deeper(self) -> None:
+        """Count one more level of nesting (a bracket or a NOT); refuse past the limit."""
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise QuerySyntaxError("nested too deep")
+
+    def parse_or(self) -> Node:
+        self.deeper()
         items = [self.parse_and()]
         while self.peek() == "OR":
             self.take()
@@ -225,7 +229,10 @@ class _Parser:
             self.take()
             if self.peek() in (None, ")", "OR", "AND"):
                 raise QuerySyntaxError("NOT needs a term")
-            return Not(self.parse_unary())
+            self.deeper()  # NOT NOT NOT ... nests as deep as brackets do
+            child = self.parse_unary()
+            self.depth -= 1
+            return Not(child)
         return self.parse_primary()
 
     def parse_primary(self, field: str | None = None) -> Node:
@@ -260,7 +267,10 @@ def with_field(node: Node, field: str) -> Node:
 
 def parse(query: str) -> Node:
     """Parse ``query``; raise :class:`QuerySyntaxError` when it is malformed."""
-    return _Parser(query).parse()
+    try:
+        return _Parser(query).parse()
+    except RecursionError as exc:  # any nesting the depth count missed is still refused
+        raise QuerySyntaxError("nested too deep") from exc
 
 
 def _without_stray_closers(

@@ -154,3 +154,17 @@ def test_sort_by_time_is_by_the_moment_whatever_the_offset() -> None:
     broken = Paper(id="c", title="c", starts_at="2026-07-07T18:30:00")
     ordered = sorted([broken, feed, seoul], key=lambda p: sort_key("time", p))
     assert [p.id for p in ordered] == ["a", "b", "c"]
+
+
+def test_local_zone_is_a_zone_with_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import UTC, datetime
+
+    from index_builder.times import local_zone
+
+    for tz in ("Europe/Berlin", ":Europe/Berlin", "/usr/share/zoneinfo/Europe/Berlin"):
+        monkeypatch.setenv("TZ", tz)
+        zone = local_zone()
+        assert datetime(2026, 12, 8, 9, tzinfo=UTC).astimezone(zone).strftime("%H %Z") == "10 CET"
+        assert datetime(2026, 7, 8, 9, tzinfo=UTC).astimezone(zone).strftime("%H %Z") == "11 CEST"
+    monkeypatch.setenv("TZ", "Nowhere/Nope")
+    assert local_zone() is not None  # the C library's offset, never an error

@@ -148,9 +148,32 @@ wanted = json.loads(Path(ids_file).read_text())
 by_id = {p.id: p for p in cat.papers}
 index = SearchIndex(Path(folder), [by_id[i] for i in wanted], "slice")
 print("building", flush=True)
-index.build()
+index.build(lambda done, total: print("progress", done, total, flush=True))
 print("built", flush=True)
 """
+
+MOMENTS = (0.0, 0.3, 0.6, 0.9)
+"""Where the builds are killed: the share of the build's own progress reached (0: the
+temporary folder is made; the gathering of documents, then the writing, follow)."""
+
+
+def kill_at_progress(cmd: list[str], share: float) -> tuple[int, str]:
+    """Start the build ``cmd`` and SIGKILL it as soon as it reports ``share`` of its work.
+
+    Returns its exit status and the last line it printed: the moment is the build's
+    own, whatever the load on the machine does to its speed.
+    """
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    last = ""
+    for line in proc.stdout:
+        last = line.strip()
+        words = last.split()
+        if words[:1] == ["progress"] and int(words[1]) >= share * int(words[2]):
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+    proc.stdout.close()
+    return proc.wait(timeout=30), last
 
 
 @pytest.mark.slow
@@ -163,17 +186,20 @@ def test_build_killed_at_many_moments_recovers(
     folder = tmp_path / "cache" / "index"
     folder.parent.mkdir(parents=True)
     cmd = [sys.executable, "-c", BUILD_SCRIPT, str(warm_home), str(ids_file), str(folder)]
-    for delay in (0.05, 0.5, 1.2):  # seconds into the build (1.6 s of CPU time unloaded)
+    for share in MOMENTS:
         if with_old and not folder.exists():
             shutil.copytree(pristine, folder)
-        kill_after(cmd, delay, after="building")
+        status, last = kill_at_progress(cmd, share)
+        moment = f"killed at {share:.0%} of the build ({last})"
+        assert status == -signal.SIGKILL, f"the build was not killed: it ended ({moment})"
+        assert any(p.name != "index" for p in folder.parent.iterdir()), moment  # mid-build
         index = reopen(folder, small)
         index.ensure()
-        assert len(massart_titles(index)) == 2, f"killed after {delay} s"
+        assert len(massart_titles(index)) == 2, moment
         assert index.is_fresh()
         index.close()
         leftovers = [p.name for p in folder.parent.iterdir() if p.name != "index"]
-        assert leftovers == [], f"killed after {delay} s"
+        assert leftovers == [], moment
         if not with_old:
             shutil.rmtree(folder)
 

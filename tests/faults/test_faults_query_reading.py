@@ -49,3 +49,27 @@ def test_a_query_read_differently_says_so(warm_home: Path) -> None:
     assert result["fallback"] is True and result["fallback_reason"] == "too many terms"
     done = run(warm_home, paperscope("search", query))
     assert "Read as plain words: too many terms" in done.stdout
+
+
+DEEP = [
+    "NOT " * 600 + "x",  # issue 29: a RecursionError traceback
+    "a AND NOT (" * 200 + "x" + ")" * 200,
+    "(NOT " * 300 + "x" + ")" * 300,
+    "title:(" * 400 + "x" + ")" * 400,
+]
+
+
+def test_a_deep_query_is_read_as_plain_words_by_the_real_cli(warm_home: Path) -> None:
+    for query in DEEP:
+        result = search(warm_home, query)
+        assert result["fallback"] is True, query[:20]
+        assert result["fallback_reason"] == "nested too deep"
+    done = run(warm_home, paperscope("search", DEEP[0]))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Read as plain words: nested too deep" in done.stdout
+
+
+def test_nesting_within_the_limit_still_parses(bundled_index: SearchIndex) -> None:
+    assert bundled_index.search("NOT " * 2 + "diffusion", limit=5).fallback is False
+    assert bundled_index.search("NOT " * 3 + "diffusion", limit=5).fallback is False
+    assert bundled_index.search("(" * 20 + "diffusion" + ")" * 20, limit=5).fallback is False

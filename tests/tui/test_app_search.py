@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from index_builder.model import Hit, Paper, SearchResult
-from index_builder.search.facets import sort_key
+from index_builder.search.facets import FACETS, facet_values, sort_key
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
@@ -159,14 +159,19 @@ async def test_facets_toggle_and_choice_adds_filter(make_app: AppFactory) -> Non
         panel = screen.query_one(FacetPanel)
         assert panel.shown and panel.display
         assert screen.result is not None and screen.result.facets
+        before = screen.result.total
         assert panel.facets
         assert app.focused is panel
         await pilot.press("down", "enter")
         await settle(pilot)
-        chosen = next(iter(panel.facets.values()))[0]
+        facet, counts = next(iter(panel.facets.items()))
+        chosen = counts[0]
         assert screen.box.value == f"learning {chosen.query}"
         assert screen.result is not None and screen.result.query == screen.box.value
-        assert all(h.paper.id for h in screen.results.hits)
+        # The facet filtered the hits: fewer of them, and every one has the value chosen.
+        assert 0 < screen.result.total < before
+        shown = [facet_values(h.paper)[FACETS.index(facet)] for h in screen.results.hits]
+        assert shown and set(shown) == {chosen.value}
         await pilot.press("escape", "f")
         assert not panel.shown
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.helpers.tui_helpers import AppFactory, ready, settle
 from tui.screens.main.history import SearchHistory
+from tui.shared.background import flush
 
 
 def test_history_steps_back_and_forth_and_restores_the_draft(tmp_path: Path) -> None:
@@ -20,6 +21,7 @@ def test_history_steps_back_and_forth_and_restores_the_draft(tmp_path: Path) -> 
     assert history.newer() == "massart"
     assert history.newer() == "dra"
     assert not history.browsing and history.newer() is None
+    assert history.saver.wait(10)  # written off the event loop
     assert SearchHistory(tmp_path / "h.json").queries == ["proeval", "massart"]
 
 
@@ -30,6 +32,7 @@ def test_history_is_bounded_and_skips_blank_and_like_queries(tmp_path: Path) -> 
     history.add("   ")
     history.add("like:65133")
     assert history.queries == [f"query {n}" for n in range(7, 12)]
+    assert history.saver.wait(10)
     assert json.loads((tmp_path / "h.json").read_text()) == history.queries
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -43,7 +46,7 @@ def test_a_broken_or_unwritable_history_is_empty_and_harmless(tmp_path: Path) ->
     blocked.write_text("")
     history = SearchHistory(blocked / "h.json")
     history.add("diffusion")  # cannot be saved: kept for this run only
-    assert history.queries == ["diffusion"]
+    assert history.queries == ["diffusion"] and history.saver.wait(10)
 
 
 async def test_up_and_down_recall_queries_across_runs(make_app: AppFactory) -> None:
@@ -69,6 +72,7 @@ async def test_up_and_down_recall_queries_across_runs(make_app: AppFactory) -> N
         assert screen.box.value == "dra" and app.focused is screen.box
         await pilot.press("down")  # not browsing: Down goes to the list, as before
         assert app.focused is screen.results
+    flush()  # what quitting does (tui.lifecycle.exiting.leave)
     again = make_app()
     async with again.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)

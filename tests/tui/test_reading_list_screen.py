@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -59,6 +60,16 @@ def rl_store(tmp_path: Path):
     store.close()
 
 
+async def written(pilot: Any) -> None:
+    """Wait until the screen's writes (run off the event loop) are done and shown."""
+    edits = pilot.app.screen_obj.edits
+    for _ in range(500):
+        if edits.writes.idle:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
 def table_ids(app: ListApp, table_id: str = "#rl-table") -> list[str]:
     table = app.screen.query_one(table_id, DataTable)
     return [str(row.key.value) for row in table.ordered_rows]
@@ -81,10 +92,13 @@ async def test_status_cycle_filter_and_sort(rl_store: ReadingList, tmp_path: Pat
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
         await pilot.press("r")  # cursor on p3
+        await written(pilot)
         assert rl_store.get("p3").status == "reading"  # type: ignore[union-attr]
         await pilot.press("r")
+        await written(pilot)
         assert rl_store.get("p3").status == "read"  # type: ignore[union-attr]
         await pilot.press("r", "r")
+        await written(pilot)
         assert rl_store.get("p3").status == "reading"  # type: ignore[union-attr]
         await pilot.press("2")
         assert table_ids(app) == ["p3"]
@@ -107,14 +121,18 @@ async def test_remove_and_undo(rl_store: ReadingList, tmp_path: Path) -> None:
         await pilot.press("k")
         before = rl_store.get("p2")
         await pilot.press("d")
+        await written(pilot)
         assert not rl_store.is_bookmarked("p2")
         assert table_ids(app) == ["p1", "p3"]
         await pilot.press("d")  # p3 now under the cursor
+        await written(pilot)
         assert table_ids(app) == ["p1"]
         await pilot.press("u", "u")
+        await written(pilot)
         assert rl_store.get("p2") == before
         assert table_ids(app) == ["p1", "p2", "p3"]
         await pilot.press("u")  # nothing left to undo: no change, no crash
+        await written(pilot)
         assert len(rl_store) == 3
 
 
@@ -126,6 +144,7 @@ async def test_note_dialog_saves_and_cancels(rl_store: ReadingList, tmp_path: Pa
         assert isinstance(app.screen, NoteDialog)
         app.screen.query_one(TextArea).insert("first line\nsecond")
         await pilot.press("ctrl+s")
+        await written(pilot)
         await pilot.pause()
         assert isinstance(app.screen, ReadingListScreen)
         assert rl_store.get("p3").note == "first line\nsecond"  # type: ignore[union-attr]
@@ -224,6 +243,7 @@ async def test_small_and_large_terminals(
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await pilot.press("p", "p", "r", "s", "n", "escape", "d", "u", "escape")
+        await written(pilot)
         await pilot.pause()
         assert app.opened == [None]
 
@@ -253,18 +273,22 @@ async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Pat
         await pilot.pause()
         await pilot.press("p", "j")  # from p1, the first paper, to p2
         await pilot.press("r")
+        await written(pilot)
         assert rl_store.get("p2").status == "reading"  # type: ignore[union-attr]
         assert rl_store.get("p3").status == "to-read"  # type: ignore[union-attr]
         sessions = app.screen.query_one("#rl-sessions", DataTable)
         # still on p2 after the redraw
         assert table_ids(app, "#rl-sessions")[sessions.cursor_row] == "p2"
         await pilot.press("d")
+        await written(pilot)
         assert not rl_store.is_bookmarked("p2") and "p2" not in table_ids(app, "#rl-sessions")
         await pilot.press("u")
+        await written(pilot)
         assert rl_store.is_bookmarked("p2")
         before = rl_store.all()
         sessions.move_cursor(row=0)
         await pilot.press("r", "d")  # on the day heading: nothing to change
+        await written(pilot)
         assert rl_store.all() == before
         await pilot.press("p")
         assert set(table_ids(app)) == {"p1", "p2", "p3"}

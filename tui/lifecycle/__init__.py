@@ -6,6 +6,10 @@
   Textual is imported. Textual-free (the command line imports it).
 - ``loading``: ``Preload`` (the catalogue read in a thread from before the first frame)
   and ``Loader`` (the worker that posts the catalogue, then the index, as messages).
+- ``typeahead``: ``TypeAhead``, the keys typed before the first frame, held and handed on
+  in order once it is drawn.
+- ``failures``: worker errors said in the status line and a notice, and logged to
+  ``cache/paperscope.log`` (capped, rotated).
 - ``quitting``: ``run_until_quit`` and ``quit_now``, quitting at once whatever runs.
 - ``exiting``: ``leave``, ending the process, safe while an import is interrupted.
   Textual-free and imports nothing new.

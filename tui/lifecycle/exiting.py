@@ -19,14 +19,21 @@ from typing import NoReturn
 INTERRUPTED = 130
 """The exit status of a process ended by Ctrl+C (128 + SIGINT), as shells report it."""
 
-CHILD_STOPPERS = (("index_builder.search.builder", "stop_children"), ("tui.lifecycle.peek", "stop"))
-"""Where the children of this process are known, and the function that kills them. A
-module not loaded yet has started no child."""
+CHILD_STOPPERS = (
+    ("tui.shared.background", "flush"),
+    ("index_builder.search.builder", "stop_children"),
+    ("tui.lifecycle.peek", "stop"),
+    ("index_builder.atomic", "remove_temps"),
+)
+"""What to finish before the process ends, in order: the files being written in the
+background (a moment at most), the children of this process (killed), the temporary files
+of writes cut short. A module not loaded yet has started none of them."""
 
 
 def leave(status: int) -> NoReturn:
-    """End the process now: stop build and peek children, flush output, skip waiting for
-    threads. A second Ctrl+C on the way out is ignored."""
+    """End the process now: finish the background writes, stop build and peek children,
+    remove the temp files of writes cut short, flush output, skip waiting for threads. A
+    second Ctrl+C on the way out is ignored."""
     with contextlib.suppress(ValueError):  # not the main thread: the handler stays
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     for module_name, function_name in CHILD_STOPPERS:

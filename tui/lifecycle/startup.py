@@ -34,7 +34,9 @@ Before the first frame (one process; a forked child reads the first papers meanw
    :class:`~tui.screens.main.searching.Searcher` over it: substring filter until the
    index is there), and sets a :data:`GATE_S` timer for the rest.
 
-The first frame is drawn with the first screen of papers. After it:
+The first frame is drawn with the first screen of papers. Keys typed before it were held
+(``tui/lifecycle/typeahead.py``) and are handed on now, one per turn of the event loop.
+After it:
 
 7. ``tui/widgets/result_list.py`` posts ``ResultList.Drawn`` once it has drawn papers;
    :meth:`StartUp.drawn` waits :data:`AFTER_FRAME_S` and calls :meth:`StartUp.load_rest`

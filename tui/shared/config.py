@@ -12,22 +12,23 @@ The file lives at ``Paths.config_file``::
 
 A missing file is an empty config; a broken one is reported and ignored (the
 app still starts); an unknown time zone is named in one line and the default used. Only
-the theme and the time zone are ever written back, in place (comments and other keys
-survive) and atomically.
+the theme and the time zone are ever written back: the file is edited as TOML (tomlkit:
+comments, layout, quoting and the other keys survive), the result is read back before it
+replaces the file atomically, and a file that does not parse is never rewritten.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
-_THEME_LINE = re.compile(r"^theme\s*=.*$", re.MULTILINE)
-_TIMEZONE_LINE = re.compile(r"^timezone\s*=.*$", re.MULTILINE)
-_FIRST_TABLE = re.compile(r"^\s*\[", re.MULTILINE)
+
+
+class ConfigNotSaved(OSError):
+    """The config was left as it is: it does not parse as TOML, or an edit would not."""
 
 
 @dataclass
@@ -93,45 +94,41 @@ def load_config(path: Path | None) -> Config:
 def save_theme(path: Path, theme: str) -> None:
     """Write ``theme = "…"`` into the config at ``path``, keeping everything else.
 
-    The new file replaces the old one atomically (temp file + ``os.replace``).
+    The new file replaces the old one atomically (temp file + ``os.replace``). Raises
+    :class:`ConfigNotSaved` (an ``OSError``) when the file does not parse as TOML.
     """
-    _save_top_key(path, _THEME_LINE, f"theme = {_toml_string(theme)}")
+    _save_top_key(path, "theme", theme)
 
 
 def save_timezone(path: Path, setting: str) -> None:
     """Write ``timezone = "…"`` into the config at ``path``, keeping everything else."""
-    _save_top_key(path, _TIMEZONE_LINE, f"timezone = {_toml_string(setting)}")
+    _save_top_key(path, "timezone", setting)
 
 
-def _save_top_key(path: Path, pattern: re.Pattern[str], line: str) -> None:
-    from index_builder.atomic import write_atomic  # saving is rare: not at start-up
+def _save_top_key(path: Path, key: str, value: str) -> None:
+    """Set the top-level string ``key`` in the TOML file at ``path``, as TOML."""
+    import tomllib  # saving is rare: none of this is on the way to the first frame
+
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from index_builder.atomic import write_atomic
 
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    if pattern.search(_top_level(text)):
-        head, tail = _split_top(text)
-        text = pattern.sub(lambda _m: line, head, count=1) + tail
-    else:
-        text = f"{line}\n{text}"
-    write_atomic(path, text)
-
-
-def _top_level(text: str) -> str:
-    """The part of a TOML text before its first table header."""
-    return _split_top(text)[0]
-
-
-def _split_top(text: str) -> tuple[str, str]:
-    match = _FIRST_TABLE.search(text)
-    if match is None:
-        return text, ""
-    return text[: match.start()], text[match.start() :]
-
-
-def _toml_string(value: str) -> str:
-    """A TOML basic string for ``value``."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = "".join(ch if ch >= " " else f"\\u{ord(ch):04x}" for ch in escaped)
-    return f'"{escaped}"'
+    except UnicodeDecodeError as exc:
+        raise ConfigNotSaved(f"{path} is not UTF-8 text ({exc}); it was left as it is") from exc
+    try:
+        before = tomllib.loads(text)
+        doc = tomlkit.parse(text)
+        doc[key] = value
+        new = tomlkit.dumps(doc)
+        after = tomllib.loads(new)
+    except (tomllib.TOMLDecodeError, TOMLKitError, ValueError) as exc:
+        why = f"{path} does not parse as TOML ({exc}); it was left as it is"
+        raise ConfigNotSaved(why) from exc
+    if after != {**before, key: value}:  # the edit must change this key and nothing else
+        raise ConfigNotSaved(f"{path}: {key} could not be set as TOML; it was left as it is")
+    write_atomic(path, new)

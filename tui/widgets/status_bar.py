@@ -32,6 +32,7 @@ class StatusBar(Horizontal):
         self.building = False
         self.note = ""
         self.hint = ""
+        self.error = ""
         self._drawn: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -39,8 +40,16 @@ class StatusBar(Horizontal):
 
     def set_counts(self, shown: int, total: int, elapsed_ms: float | None) -> None:
         """The papers held, how many matched (the list fetches the rest as the user
-        scrolls, so the line shows the total), and how long the query took."""
+        scrolls, so the line shows the total), and how long the query took.
+
+        A new answer clears the last error: the list is current again."""
         self.shown, self.total, self.elapsed_ms = shown, total, elapsed_ms
+        self.error = ""
+        self._redraw()
+
+    def set_error(self, error: str) -> None:
+        """What failed in the background, shown first until the next answer."""
+        self.error = error
         self._redraw()
 
     def set_sort(self, sort: str) -> None:
@@ -80,7 +89,7 @@ class StatusBar(Horizontal):
     @property
     def text(self) -> str:
         """The status line as plain text."""
-        parts = []
+        parts = [self.error] if self.error else []
         if self.shown is not None:
             parts.append(f"{self.total:,} paper" + ("" if self.total == 1 else "s"))
             if self.elapsed_ms is not None:

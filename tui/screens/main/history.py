@@ -1,15 +1,18 @@
 """Search history: the queries a user ran, recalled with Up/Down in the search box.
 
 Kept in ``search_history.json`` in the per-user data folder (a JSON list, oldest
-first), at most :data:`LIMIT` queries, each written atomically. A missing or broken
-file is an empty history: the app never fails over it. The file is read when the
-history is first used, not while the app draws its first frame. Plain Python, no Textual.
+first), at most :data:`LIMIT` queries, written atomically off the event loop
+(:class:`~tui.shared.background.LatestWrite`: a write with its fsync never delays a key;
+pending writes are finished when the app quits). A missing or broken file is an empty
+history: the app never fails over it. The file is read when the history is first used,
+not while the app draws its first frame. Plain Python, no Textual.
 """
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
+
+from tui.shared.background import LatestWrite
 
 LIMIT = 200
 """Most queries kept; the oldest go first."""
@@ -27,6 +30,15 @@ class SearchHistory:
         self._queries: list[str] | None = None if path is not None else []
         self._at: int | None = None
         self._draft = ""
+        self.saver = LatestWrite(self._save)
+        """Writes the file in a thread of its own, the newest history last."""
+
+    def _save(self, text: str) -> None:
+        """Write the history file (in the saver's thread; ``OSError`` drops the write)."""
+        from index_builder.atomic import write_atomic
+
+        if self.path is not None:
+            write_atomic(self.path, text)
 
     @property
     def queries(self) -> list[str]:
@@ -79,11 +91,8 @@ class SearchHistory:
         if self.path is not None:
             import json
 
-            from index_builder.atomic import write_atomic
-
-            # A read-only data folder loses only the history, never the search.
-            with contextlib.suppress(OSError):
-                write_atomic(self.path, json.dumps(self.queries, ensure_ascii=False, indent=0))
+            # Off the event loop; a read-only data folder loses only the history.
+            self.saver.submit(json.dumps(self.queries, ensure_ascii=False, indent=0))
 
 
 def _read(path: Path) -> list[str]:

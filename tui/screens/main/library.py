@@ -114,6 +114,9 @@ class Library:
             if style:
                 self._services.copy_citation(paper, style, catalogue)
 
-        key = self._services.citation_key(paper, catalogue)
         default = self._services.config.citation_style
-        self._screen.app.push_screen(CitationPicker(paper, key=key, default=default), chosen)
+
+        def pick(key: str | None) -> None:
+            self._screen.app.push_screen(CitationPicker(paper, key=key, default=default), chosen)
+
+        self._services.with_citation_key(paper, catalogue, pick)

@@ -19,8 +19,10 @@ from textual.containers import Horizontal
 from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
+from textual.worker import Worker
 
 from index_builder.model import Paper, SearchResult, SortKey
+from tui.lifecycle.failures import failed, report
 from tui.lifecycle.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
@@ -92,6 +94,11 @@ class MainScreen(Screen[None]):
         self.show_times_in(self.services.zone_setting)
         self.box.focus()
         self.start_up.first_frame()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker of this screen that failed is reported (:mod:`tui.lifecycle.failures`)."""
+        if failed(event):
+            report(self.app, event.worker)
 
     def on_result_list_drawn(self) -> None:
         self.start_up.drawn()

@@ -3,7 +3,9 @@
 :class:`Edits` belongs to :class:`~tui.screens.reading_list.screen.ReadingListScreen`
 (composition: the screen's ``r n d u e`` actions call it). Every change goes through the
 store, which refuses to overwrite what another process wrote meanwhile; before ``r`` and
-``n`` write, the screen reloads if the file changed since it last read it.
+``n`` write, the screen reloads if the file changed since it last read it. The writes run
+off the event loop, in order (:mod:`~tui.screens.reading_list.writes`): a list locked by
+another process never freezes the screen.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from textual.app import App
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, default_export_path
-from index_builder.readinglist.store import ReadingList, ReadingListError
+from index_builder.readinglist.store import ReadingList
 from index_builder.text.safe import safe
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog, write_export
 from tui.screens.reading_list.sessions import attempt
+from tui.screens.reading_list.writes import Writes
 
 NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
 
@@ -41,6 +44,8 @@ class EditedScreen(Protocol):
     def show_changed(self, new: Bookmark) -> None: ...
     def forget(self, bm: Bookmark) -> None: ...
     def reload(self, keep: str | None = None) -> None: ...
+    @property
+    def is_attached(self) -> bool: ...
     def papers(self) -> Sequence[Paper]: ...
 
 
@@ -50,17 +55,23 @@ class Edits:
     def __init__(self, screen: EditedScreen) -> None:
         self.screen = screen
         self.removed: list[Bookmark] = []
+        self.writes = Writes(screen, screen.store)
 
     def cycle_status(self) -> None:
-        """to read → reading → read → to read."""
+        """to read → reading → read → to read (from the status stored when it is written)."""
         screen = self.screen
         screen.check_outside_changes()
         bm = screen.current()
         if bm is None:
             return
-        new = attempt(screen, lambda: screen.store.set_status(bm.paper_id, NEXT_STATUS[bm.status]))
-        if new:
-            screen.show_changed(new)
+
+        def change(store: ReadingList) -> Bookmark:
+            now = store.get(bm.paper_id)
+            if now is None:
+                raise KeyError(bm.paper_id)
+            return store.set_status(now.paper_id, NEXT_STATUS[now.status])
+
+        self.writes.submit(change, screen.show_changed)
 
     def edit_note(self) -> None:
         """Edit the note in a dialog (the note as stored now; saving never drops a note
@@ -72,33 +83,55 @@ class Edits:
         if not bm:
             return
 
+        def written(text: str, new: Bookmark) -> None:
+            screen.show_changed(new)
+            if new.note != text.strip() and new.note != text:
+                screen.app.notify("The note was changed elsewhere meanwhile: both texts were kept.")
+            else:
+                screen.app.notify("Note saved.")
+
         def saved(text: str | None) -> None:
             if text is None:
                 return
-            new = attempt(screen, lambda: screen.store.set_note(bm.paper_id, text, shown=bm.note))
-            if new:
-                screen.show_changed(new)
-                if new.note != text.strip() and new.note != text:
-                    screen.app.notify(
-                        "The note was changed elsewhere meanwhile: both texts were kept."
-                    )
-                else:
-                    screen.app.notify("Note saved.")
+            self.writes.submit(
+                lambda store: store.set_note(bm.paper_id, text, shown=bm.note),
+                lambda new: written(text, new),
+            )
 
         screen.app.push_screen(NoteDialog(safe(bm.copy.title or bm.paper_id), bm.note), saved)
 
     def remove(self) -> None:
-        """Remove the bookmark under the cursor (u puts it back)."""
+        """Remove the bookmark under the cursor (u puts it back).
+
+        The row goes at once (the next ``d`` acts on the next row); if the write fails,
+        the list is shown again as it is.
+        """
         screen = self.screen
         bm = screen.current()
         if bm is None:
             return
-        gone = attempt(screen, lambda: screen.store.remove(bm.paper_id))
-        if gone is None:
-            return
-        self.removed.append(gone)
+        self.removed.append(bm)
         screen.forget(bm)
-        screen.app.notify("Removed from the reading list (u to undo).")
+
+        def gone(old: Bookmark | None) -> None:
+            if old is None:  # removed elsewhere meanwhile: nothing to undo
+                self._drop(bm)
+                return
+            if bm in self.removed:  # undo restores it as it was stored
+                self.removed[self.removed.index(bm)] = old
+            here = screen.current()  # the list as written (the planner redraws from it)
+            screen.reload(keep=here.paper_id if here else None)
+            screen.app.notify("Removed from the reading list (u to undo).")
+
+        def failed() -> None:
+            self._drop(bm)
+            screen.reload(keep=bm.paper_id)
+
+        self.writes.submit(lambda store: store.remove(bm.paper_id), gone, failed)
+
+    def _drop(self, bm: Bookmark) -> None:
+        if bm in self.removed:
+            self.removed.remove(bm)
 
     def undo(self) -> None:
         """Put back the last removed bookmark, as it was."""
@@ -106,15 +139,16 @@ class Edits:
         if not self.removed:
             screen.app.notify("Nothing to undo.")
             return
-        bm = self.removed[-1]
-        try:
-            screen.store.restore(bm)
-        except ReadingListError as exc:
-            screen.app.notify(str(exc), title="Reading list", severity="error")
-            return
-        self.removed.pop()
-        screen.reload(keep=bm.paper_id)
-        screen.app.notify("Bookmark restored.")
+        bm = self.removed.pop()
+
+        def restored(_: None) -> None:
+            screen.reload(keep=bm.paper_id)
+            screen.app.notify("Bookmark restored.")
+
+        def failed() -> None:
+            self.removed.append(bm)
+
+        self.writes.submit(lambda store: store.restore(bm), restored, failed)
 
     def export(self) -> None:
         """Ask for a format and a file, then export in a worker."""

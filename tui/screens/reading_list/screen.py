@@ -20,12 +20,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual.worker import Worker
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import STATUSES, Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.store import ReadingList
 from index_builder.times import DEFAULT_SETTING
+from tui.lifecycle.failures import failed, report
 from tui.screens.reading_list.edits import Edits
 from tui.screens.reading_list.rows import (
     COLUMNS,
@@ -126,6 +128,11 @@ class ReadingListScreen(Screen[str | None]):
         """The read the watch runs in its thread: the bookmarks this view would show now."""
         store, status, sort = self.store, self.status_filter, self.sort
         return lambda: store.all(status=status, sort=sort)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker of this screen that failed is reported (:mod:`tui.lifecycle.failures`)."""
+        if failed(event):
+            report(self.app, event.worker)
 
     def on_list_changed(self, message: ListChanged) -> None:
         message.stop()

@@ -1,0 +1,80 @@
+"""The reading list screen stays responsive while another process holds the list (issue
+29, item 5). ``r``, ``n`` and ``d`` wrote on the event loop and froze the screen for the
+whole lock wait (5 s at most); now the writes wait in a worker, in order, while the keys
+pressed meanwhile act at once. The lock is real: another process holds the file's write
+lock (``BEGIN EXCLUSIVE``) for a while, then lets go, and every write then lands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from textual.widgets import DataTable, TextArea
+
+from index_builder.readinglist.store import ReadingList
+from tests.tui.test_reading_list_screen import SCREEN_PAPERS, ListApp, table_ids, written
+from tui.screens.reading_list.dialogs import NoteDialog
+from tui.screens.reading_list.screen import ReadingListScreen
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("UPDATE bookmarks SET note = note WHERE paper_id = 'none'")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
+"""
+HOLD_S = 3.0
+
+
+def hold(path: Path, seconds: float) -> subprocess.Popen[str]:
+    """Another process holding the list's write lock for ``seconds``."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None:
+    store = ReadingList(tmp_path / "rl.sqlite3")
+    for paper in SCREEN_PAPERS:
+        store.add(paper)
+    app = ListApp(store, SCREEN_PAPERS, tmp_path)
+    try:
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one("#rl-table", DataTable)
+            assert table_ids(app) == ["p3", "p2", "p1"] and table.cursor_row == 0
+            holder = hold(store.path, HOLD_S)
+            try:
+                await pilot.press("r")  # p3: waits for the lock, off the event loop
+                await pilot.press("j")
+                assert table.cursor_row == 1, "j did nothing while r waited"
+                await pilot.press("d")  # p2 leaves the screen at once; written later
+                assert table_ids(app) == ["p3", "p1"]
+                await pilot.press("n")
+                assert isinstance(app.screen, NoteDialog)
+                app.screen.query_one(TextArea).insert("written after the wait")
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                assert isinstance(app.screen, ReadingListScreen)
+                # All of that happened while the other process still held the list.
+                assert holder.poll() is None, "the screen froze until the lock was released"
+                assert store.get("p3").status == "to-read"  # type: ignore[union-attr]
+            finally:
+                holder.wait(timeout=30)
+            await written(pilot)
+            assert store.get("p3").status == "reading"  # type: ignore[union-attr]
+            assert not store.is_bookmarked("p2")
+            assert store.get("p1").note == "written after the wait"  # type: ignore[union-attr]
+            assert table_ids(app) == ["p3", "p1"]
+            # The list's files survived the other process's exit (a second connection of
+            # this process once dropped its locks, and the undo met "disk I/O error").
+            await pilot.press("u")
+            await written(pilot)
+            assert store.is_bookmarked("p2") and table_ids(app) == ["p3", "p2", "p1"]
+    finally:
+        store.close()
