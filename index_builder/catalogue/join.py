@@ -30,17 +30,18 @@ import bisect
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
+from index_builder.catalogue.join_score import NAME_MISS, AbstractTerms, TitleIndex
 
-STRONG_SCORE = 60.0
-"""Least score for a join without context. The best wrong title of any bundled abstract
-(its own row removed) scores 48.1; true strong joins score 61 to 131."""
-STRONG_RATIO = 1.3
-"""A strong join must beat the runner-up title (and any rival claim) by this factor."""
+STRONG_SCORE = 45.0
+STRONG_RATIO = 2.0
+"""A join without context needs this score and this lead over the runner-up title (and
+any rival claim), and a title whose name the abstract writes if it has one. Tuned on half
+of the real arXiv sample and of the bundled lists, shuffled (see ``tests/core/catalogue/
+test_join_shuffled.py``); the other halves are the test."""
 ORDER_MIN_ANCHORS = 4
 ORDER_MIN_SHARE = 0.8
 """A file is ordered when at least this share of its (at least 4) strong joins
@@ -93,6 +94,10 @@ class AbstractMatcher:
         self.possible: dict[int, int] = {}
         """After :meth:`join`: abstracts left unjoined and the row each is possibly of."""
 
+    def _named(self, abstract: int, row: int) -> bool:
+        """False when the row's title has a name that the abstract never writes."""
+        return not self.index.lacks_name(self.terms[abstract], row)
+
     def candidates(self, abstract: int, exclude: Collection[int] = ()) -> list[tuple[float, int]]:
         """The best titles for one abstract as ``(score, row)``, best first."""
         ranked = self._ranked[abstract]
@@ -113,7 +118,7 @@ class AbstractMatcher:
         (the rankings made at construction are reused, minus those rows).
         """
         ranked = [self.candidates(a, exclude) for a in range(len(self.terms))]
-        joins = _strong_joins(ranked)
+        joins = _strong_joins(ranked, self._named)
         ordered = [f for f in files if _is_ordered(f, joins, event_ids)]
         self.possible = {}
         if ordered:
@@ -136,15 +141,26 @@ def join_abstracts(
     return AbstractMatcher(index, abstracts).join(event_ids, files)
 
 
-def _strong_joins(ranked: Sequence[Sequence[tuple[float, int]]]) -> dict[int, Join]:
-    """Joins decided by the titles alone; contested rows go to a clear winner or to nobody."""
+def _strong_joins(
+    ranked: Sequence[Sequence[tuple[float, int]]],
+    named: Callable[[int, int], bool] = lambda abstract, row: True,
+) -> dict[int, Join]:
+    """Joins decided by the titles alone; contested rows go to a clear winner or to nobody.
+
+    ``named(abstract, row)`` is false when the row's title has a name the abstract lacks.
+    """
     claims: dict[int, list[tuple[float, int, float]]] = defaultdict(list)
     for abstract, candidates in enumerate(ranked):
         if not candidates:
             continue
         best, row = candidates[0]
         runner_up = candidates[1][0] if len(candidates) > 1 else 0.0
-        if best >= STRONG_SCORE and best >= STRONG_RATIO * runner_up:
+        # A title set back for lacking its name still blocks a join at its full score:
+        # it is often the abstract's own paper (a name the abstract spells otherwise).
+        muted = [s / NAME_MISS for s, r in candidates[1:] if not named(abstract, r)]
+        runner_up = max([runner_up, *muted])
+        clear = best >= STRONG_SCORE and best >= STRONG_RATIO * runner_up
+        if clear and named(abstract, row):
             claims[row].append((best, abstract, runner_up))
     joins = {}
     for row, contenders in claims.items():

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 HEAD_SIZE = 100
 """Papers in the head cache: more than the tallest terminal's first screen shows."""
-CATALOGUE_VERSION = 8
+CATALOGUE_VERSION = 9
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes

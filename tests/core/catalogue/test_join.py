@@ -102,7 +102,7 @@ def test_strong_joins_need_a_clear_winner_per_row() -> None:
     ranked = [[(90.0, 5), (10.0, 1)], [(85.0, 5), (12.0, 2)], [(95.0, 7), (5.0, 3)]]
     joins = _strong_joins(ranked)
     assert set(joins) == {2}, "row 5 is contested by two close claims"
-    ranked[1] = [(61.0, 5), (12.0, 2)]
+    ranked[1] = [(44.0, 5), (12.0, 2)]  # below STRONG_SCORE: no claim
     assert set(_strong_joins(ranked)) == {0, 2}
 
 
