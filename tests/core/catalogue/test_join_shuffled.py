@@ -7,10 +7,18 @@ The thresholds of :mod:`index_builder.catalogue.join` were set on the tuning hal
 
 from __future__ import annotations
 
+import json
+import os
+import random
+import subprocess
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
+from index_builder.paths import HOME_ENV
+from tests.helpers.catalogue_data import TABLE, lists, truth
 from tests.helpers.join_lists import ARXIV, HELD_OUT, Case, arxiv_case, bundled_case, run
 
 
@@ -48,3 +56,32 @@ def test_held_out_arxiv_list_with_decoys_and_absent_papers() -> None:
     # paper under another title in the ICML table; the other (IHC staining) is wrong.
     assert on_absent.right == 0 and on_absent.wrong <= 2, on_absent
     assert got.right == on_present.right
+
+
+def test_a_shuffled_list_through_paperscope(tmp_path: Path) -> None:
+    """The 76 bundled abstracts in one shuffled file, read by a ``paperscope`` process
+    beside the table: joins all right, and the unjoined carry right "possibly" hints."""
+    texts = [" ".join(e.text.split()) for entries in lists() for e in entries]
+    random.Random(3).shuffle(texts)
+    listed = tmp_path / "shuffled.txt"
+    listed.write_text("ICML 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "--no-bundled", "--source", str(TABLE),
+         "--source", str(listed), "dump", "--format", "jsonl"],
+        env={**os.environ, HOME_ENV: str(tmp_path / "home")},
+        capture_output=True, text=True, timeout=180, check=True,
+    )  # fmt: skip
+    owner = truth()
+    right = wrong = hinted_right = hinted_wrong = 0
+    for line in done.stdout.splitlines():
+        paper = json.loads(line)
+        for key in (k for k in (paper["id"], *paper["aliases"]) if k in owner):
+            if paper["event_id"] is None:
+                hint = paper["possibly_same_as"]
+                hinted_right += hint == [str(owner[key])]
+                hinted_wrong += bool(hint) and hint != [str(owner[key])]
+            else:
+                right += paper["event_id"] == owner[key]
+                wrong += paper["event_id"] != owner[key]
+    assert (wrong, hinted_wrong) == (0, 0)
+    assert right >= 40 and hinted_right >= 10, (right, hinted_right)
