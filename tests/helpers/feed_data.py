@@ -219,7 +219,8 @@ def real_shapes_feed() -> dict[str, Any]:
       by the OpenReview forum id; no ``related_events_ids`` anywhere. Decision
       ``Accept (oral)``.
     - 91010 (poster, Position Paper Track, decision ``Accept (spotlight)``) and 91020
-      (poster, Journal Track), 91030 (poster, "Datasets and Benchmarks" track).
+      (poster, Journal Track), 91030 (poster, "Datasets and Benchmarks" track, decision
+      ``Accept (oral)`` with no Oral row).
     - 91040: ``abstract``, ``decision``, ``session``, ``topic``, ``poster_position`` and
       ``starttime`` null (``endtime`` missing altogether); an author name holding ``;``;
       names and institutions escaped once and twice.
@@ -255,6 +256,7 @@ def real_shapes_feed() -> dict[str, Any]:
     by_id[91030]["sourceurl"] = (
         "https://openreview.net/group?id=ICML.cc/2026/Datasets_and_Benchmarks_Track"
     )
+    by_id[91030]["decision"] = "Accept (oral)"  # an oral whose talk row is not in the feed
     by_id[91040].update(
         abstract=None, decision=None, session=None, topic=None, poster_position=None, starttime=None
     )

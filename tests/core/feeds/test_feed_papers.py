@@ -126,6 +126,9 @@ def test_decisions_mark_orals_and_spotlights(home: Path) -> None:
     assert shown(home, "91010")["spotlight"] is True
     assert shown(home, "91001")["decision"] == "Accept (oral)"
     assert shown(home, "91020")["spotlight"] is False
+    assert shown(home, "91030")["oral"] is True and shown(home, "91020")["oral"] is False
+    done = paperscope(home, "search", "is:oral", "--json")
+    assert {h["id"] for h in json.loads(done.stdout)["hits"]} == {"91001", "91030"}
     done = paperscope(home, "search", "is:spotlight", "--json")
     assert {h["id"] for h in json.loads(done.stdout)["hits"]} == {"91001", "91010"}
 
