@@ -105,6 +105,9 @@ class Paper:
     possibly_same_as: tuple[str, ...] = ()
     """Ids of table papers this one (an abstract left unjoined) possibly is: the evidence
     fell short of a join, so both stay, and the paper view and ``show`` say so."""
+    track: str = ""
+    """The conference track a feed names (``main``, ``position``, ``journal``, or another
+    track's name in lower case); empty when the source does not say."""
 
     @property
     def has_abstract(self) -> bool:

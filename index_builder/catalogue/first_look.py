@@ -24,7 +24,8 @@ from datetime import datetime
 from pathlib import Path
 
 from index_builder.catalogue.load import Catalogue
-from index_builder.catalogue.merge import _display_key, _merge_tables, _table_paper
+from index_builder.catalogue.merge import _display_key, _table_paper
+from index_builder.catalogue.paper_rows import merge_tables
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.reading import decode
 from index_builder.sources.table import read_table
@@ -50,7 +51,7 @@ def quick_table_papers(sources: Sequence[Path]) -> Catalogue:
             continue
         if parsed is not None:
             tables.append(parsed)
-    papers = sorted((_table_paper(item, None) for item in _merge_tables(tables)), key=_display_key)
+    papers = sorted((_table_paper(item, None) for item in merge_tables(tables)), key=_display_key)
     catalogue = Catalogue(papers)
     catalogue.complete = False
     return catalogue
@@ -89,7 +90,7 @@ def peek_table_papers(sources: Sequence[Path], count: int = PEEK_SIZE) -> Catalo
             tables.append(parsed)
     if not tables:
         return None
-    posters = (item for item in _merge_tables(tables) if item.row.event_type.lower() != "oral")
+    posters = (item for item in merge_tables(tables) if item.row.event_type.lower() != "oral")
     papers = sorted((_table_paper(item, None) for item in posters), key=_display_key)
     catalogue = Catalogue(papers[:count])
     catalogue.complete = False

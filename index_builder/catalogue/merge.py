@@ -2,10 +2,12 @@
 
 The rules (see also :mod:`index_builder.catalogue.load`):
 
-- One paper per Poster row, with the row's event id as its id. An Oral row with
-  the same title marks that paper ``oral``; an Oral row without a poster becomes
-  a paper of its own. When several tables hold an event id, the first table in
-  name order gives the row.
+- One paper per paper: rows with the same feed ``uid`` or OpenReview forum id, and
+  talks (orals, spotlights) tied to a poster by ``related_events_ids`` or their title,
+  are one paper whose events they are. Its id is its Poster row's event id (the lowest
+  of several); every other row's id is an alias (``show`` and bookmarks find it). A talk
+  without a poster becomes a paper of its own. When several tables hold an event id,
+  the first table in name order gives the row.
 - The same abstract (compared after NFKC, whitespace and case folding) in several
   places is one paper listing every ``FILE:POSITION``.
 - A joined abstract's id (``a`` + 10 hex digits of the SHA-256 of its folded
@@ -36,9 +38,7 @@ from index_builder.catalogue.merge_records import (
     titled_paper,
 )
 from index_builder.catalogue.official import (
-    add_talk,
     certain_joins,
-    combine,
     namespace,
     official_abstracts,
     official_of,
@@ -46,6 +46,7 @@ from index_builder.catalogue.official import (
     venue_name,
 )
 from index_builder.catalogue.order import display_key as _display_key
+from index_builder.catalogue.paper_rows import TablePaper, is_talk, merge_tables, oral_row
 from index_builder.model import Event, Paper
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
@@ -54,16 +55,7 @@ from index_builder.text import render as text
 __all__ = ["abstract_id", "build_papers", "normalized"]
 
 SPOTLIGHT = "accept (spotlight)"
-
-
-@dataclass(slots=True)
-class _TablePaper:
-    """A table row being merged: its poster row, oral flag and the tables that list it."""
-
-    row: TableRow
-    tables: list[str]
-    oral: bool = False
-    talks: list[TableRow] = field(default_factory=list)
+ORAL = "accept (oral)"
 
 
 @dataclass(slots=True)
@@ -77,7 +69,7 @@ class _Abstract:
 def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     """Merge parsed sources (in a canonical order) into papers in display order."""
     merge = RecordMerge(parsed)
-    table = _merge_tables(parsed, merge.rows())
+    table = merge_tables(parsed, merge.rows())
     abstracts, files = _merge_abstracts(parsed, merge)
     known = official_abstracts(parsed)
     official = [official_of(item.row, item.talks, known) for item in table]
@@ -120,46 +112,6 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     return tuple(papers)
 
 
-def _merge_tables(
-    parsed: Sequence[SourceData], stated: Sequence[tuple[TableRow, str]] = ()
-) -> list[_TablePaper]:
-    """One entry per poster (first table wins); orals marked, unmatched orals kept.
-
-    ``stated`` rows (from records) come after every table and only add event ids
-    no table has: a record that agrees with a row is listed on it by its title.
-    """
-    by_id: dict[tuple[str, int], _TablePaper] = {}
-    orals: list[tuple[TableRow, str]] = []
-    groups = [(data.path.name, data.rows, True) for data in parsed]
-    groups.extend((name, [row], False) for row, name in stated)
-    for name, rows, listed in groups:
-        for row in rows:
-            key = (namespace(row), row.event_id)
-            if row.event_type.lower() == "oral":
-                orals.append((row, name))
-            elif key in by_id:
-                known = by_id[key]
-                known.row = combine(known.row, row)
-                if listed and name not in known.tables:
-                    known.tables.append(name)
-            else:
-                by_id[key] = _TablePaper(row, [name])
-    by_title = {(k[0], normalized(p.row.paper.title_raw)): p for k, p in by_id.items()}
-    for row, name in orals:
-        ns = namespace(row)
-        poster = next((by_id[(ns, r)] for r in row.related if (ns, r) in by_id), None)
-        poster = poster or by_title.get((ns, normalized(row.paper.title_raw)))
-        if poster is not None:
-            poster.oral = True
-            add_talk(poster.talks, poster.row.event_id, row)
-        elif (ns, row.event_id) not in by_id:
-            by_id[(ns, row.event_id)] = _TablePaper(row, [name], oral=True)
-            by_title[(ns, normalized(row.paper.title_raw))] = by_id[(ns, row.event_id)]
-        else:
-            by_id[(ns, row.event_id)].row = combine(by_id[(ns, row.event_id)].row, row)
-    return list(by_id.values())
-
-
 def _merge_abstracts(
     parsed: Sequence[SourceData], merge: RecordMerge | None = None
 ) -> tuple[list[_Abstract], list[list[int]]]:
@@ -185,7 +137,7 @@ def _merge_abstracts(
 
 
 def _join(
-    table: Sequence[_TablePaper],
+    table: Sequence[TablePaper],
     abstracts: Sequence[_Abstract],
     files: Sequence[Sequence[int]],
     merge: RecordMerge | None = None,
@@ -222,7 +174,7 @@ def _sources(entries: Sequence[AbstractEntry]) -> tuple[str, ...]:
 
 
 def _table_paper(
-    item: _TablePaper,
+    item: TablePaper,
     abstract: _Abstract | None,
     records: Sequence[PaperRecord] = (),
     others: Sequence[_Abstract] = (),
@@ -245,8 +197,9 @@ def _table_paper(
         title=text.render(stated.title_raw),
         abstract=text.render(raw) if raw else "",
         abstract_raw=raw,
-        oral=item.oral or row.event_type.lower() == "oral" or records_oral,
-        spotlight=stated.decision.lower() == SPOTLIGHT,
+        oral=item.oral or oral_row(row) or records_oral or stated.decision.lower() == ORAL,
+        spotlight=stated.decision.lower() == SPOTLIGHT
+        or any(is_talk(t) and not oral_row(t) for t in item.talks),
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=tuple(
             dict.fromkeys(s for s in [*item.tables, *listed, *(r.source for r in records)] if s)
@@ -267,7 +220,7 @@ def _events(table: Sequence[Event], records: Sequence[PaperRecord]) -> tuple[Eve
 
 def _event(row: TableRow) -> Event:
     """The presentation a table row describes: a poster session, or an oral's talk."""
-    kind = "oral" if row.event_type.lower() == "oral" else "poster"
+    kind = "oral" if is_talk(row) else "poster"  # a spotlight's talk is a talk too
     stated = row.paper
     return Event(
         kind,

@@ -25,6 +25,9 @@ Decisions where the data is incomplete:
   series, publisher and year; another named venue is cited by its name (and a year
   in it); a paper with no venue is a BibTeX ``@misc`` with no venue or year invented
   (APA ``(n.d.)``).
+- **Track:** the main track's papers are cited as before; another track is named
+  (BibTeX ``note = {Position Paper Track}``, APA after the proceedings, Markdown and
+  plain text beside the venue).
 """
 
 from __future__ import annotations
@@ -60,6 +63,18 @@ def _proceedings(paper: Paper) -> tuple[str, str, str]:
     if known is not None:
         return known.booktitle, known.series, known.publisher
     return _clean(paper.venue), "", ""
+
+
+_TRACK_NAMES = {"position": "Position Paper Track", "journal": "Journal Track"}
+
+
+def track_name(paper: Paper) -> str:
+    """The track a citation names: ``""`` for the main track (or none known), else
+    ``Position Paper Track``, ``Journal Track`` or ``<Name> Track``."""
+    track = _clean(paper.track).strip()
+    if track.casefold() in ("", "main"):
+        return ""
+    return _TRACK_NAMES.get(track.casefold()) or f"{track[:1].upper()}{track[1:]} Track"
 
 
 def _clean(text: str) -> str:
@@ -128,6 +143,8 @@ def bibtex(paper: Paper, key: str | None = None) -> str:
         fields.append(("author", " and ".join(names)))
     else:
         notes.insert(0, AUTHORS_UNKNOWN)
+    if track := track_name(paper):
+        notes.insert(0, track)
     booktitle, series, publisher = _proceedings(paper)
     fields += [
         (name, value)
@@ -175,6 +192,8 @@ def apa(paper: Paper) -> str:
     booktitle, series, publisher = _proceedings(paper)
     source = f"In {booktitle}" + (f" ({series})" if series else "") + "."
     source = (source + (f" {publisher}." if publisher else "")) if booktitle else ""
+    if track := track_name(paper):
+        source = f"{source} {track}.".lstrip()
     year = paper_year(paper) or "n.d."
     names = _authors(paper)
     head = f"{_sentence(_apa_authors(names))} ({year}). {title}" if names else f"{title} ({year})."
@@ -198,7 +217,7 @@ def markdown(paper: Paper) -> str:
     link = f"[{title}]({url})" if url else title
     names = _authors(paper)
     who = _md(", ".join(names)) if names else AUTHORS_UNKNOWN
-    venue = _clean(paper.venue)
+    venue = ", ".join(v for v in (_clean(paper.venue), track_name(paper)) if v)
     return f"{link} — {who}" + (f" ({_md(venue)})" if venue else "")
 
 
@@ -207,7 +226,7 @@ def plain(paper: Paper) -> str:
     names = _authors(paper)
     who = ", ".join(names) if names else AUTHORS_UNKNOWN
     parts = [_sentence(who), _sentence(display_title(paper))]
-    if venue := _clean(paper.venue):
+    if venue := ", ".join(v for v in (_clean(paper.venue), track_name(paper)) if v):
         parts.append(_sentence(venue))
     if url := citation_url(paper):
         parts.append(url)

@@ -9,10 +9,15 @@ Two sessions clash when their time ranges overlap and they are different session
 Papers of one poster session share a hall and a time, so they do not clash with each
 other; an oral in another room at the same hour does. A blank session name with the same
 time range as a named one counts as that session.
+
+A session's papers come in walking order: by board (``poster_position``), numbers compared
+as numbers (``#301`` before ``#2504``), so a hall is walked once; papers without a board
+follow, by title.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -131,7 +136,7 @@ def _group(slots: list[Slot], setting: str) -> SessionGroup:
     if span is not None:
         starts = convert(span[0], setting, first.venue)
         ends = convert(span[1], setting, first.venue) if span[1] is not None else None
-    slots = sorted(slots, key=lambda s: (s.bookmark.copy.title.casefold(), s.bookmark.paper_id))
+    slots = sorted(slots, key=walking_order)
     kinds = {s.event.kind for s in slots}
     return SessionGroup(
         name=first.event.session.strip(),
@@ -141,6 +146,25 @@ def _group(slots: list[Slot], setting: str) -> SessionGroup:
         slots=tuple(slots),
         kind=kinds.pop() if len(kinds) == 1 else "mixed",
     )
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def board_key(position: str) -> tuple[int, tuple[str | int, ...]]:
+    """A board (``#2504``, ``A-12``) as a key that compares its numbers as numbers;
+    no board sorts last."""
+    text = position.strip().casefold()
+    if not text:
+        return (1, ())
+    parts = _DIGITS.split(text)  # text, number, text, ...: the same types at each place
+    return (0, tuple(int(p) if i % 2 else p for i, p in enumerate(parts)))
+
+
+def walking_order(slot: Slot) -> tuple[object, ...]:
+    """A session's papers by board, then (no board, or the same one) by title and id."""
+    board = board_key(slot.event.poster_position)
+    return (board, slot.bookmark.copy.title.casefold(), slot.bookmark.paper_id)
 
 
 def group_sessions(

@@ -74,6 +74,7 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "has": " ".join(flags_has),
         "day": " ".join(_day_tokens(paper.starts_at, paper.venue)),
         "venue": venue_term(paper.venue) if paper.venue else "",
+        "track": " ".join(words(paper.track)),
     }
     return {key: value for key, value in doc.items() if value}
 

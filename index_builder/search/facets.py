@@ -13,7 +13,7 @@ from index_builder import venues
 from index_builder.model import FacetCount, Paper, SortKey
 from index_builder.times import instant_key
 
-FACETS = ("topic", "kind", "session", "venue")
+FACETS = ("topic", "kind", "session", "venue", "track")
 _KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
 
 
@@ -22,12 +22,13 @@ def area(topic: str) -> str:
     return topic.split("->", 1)[0].strip()
 
 
-Values = tuple[str, str, str, str]
+Values = tuple[str, str, str, str, str]
 
 
 def facet_values(paper: Paper) -> Values:
-    """The paper's ``(topic area, kind, session, venue)``; empty strings are not counted."""
-    return area(paper.topic), paper.kind, paper.session.strip(), paper.venue
+    """The paper's ``(topic area, kind, session, venue, track)``; empty strings are not
+    counted."""
+    return area(paper.topic), paper.kind, paper.session.strip(), paper.venue, paper.track
 
 
 def _quoted(field: str, value: str) -> str:
@@ -49,14 +50,15 @@ def facets_from_counts(
     kind: Counter[str],
     session: Counter[str],
     venue: Counter[str] | None = None,
+    track: Counter[str] | None = None,
 ) -> dict[str, tuple[FacetCount, ...]]:
     """Facet counts from per-value counters (empty values are not counted).
 
-    The venue facet is empty unless the hits span several venues.
+    The venue and track facets are empty unless the hits span several of them.
     """
-    topic, kind, session, venue = (
+    topic, kind, session, venue, track = (
         Counter({k: n for k, n in c.items() if k})
-        for c in (topic, kind, session, venue or Counter[str]())
+        for c in (topic, kind, session, venue or Counter[str](), track or Counter[str]())
     )
     return {
         "topic": tuple(FacetCount(v, n, _quoted("area", v)) for v, n in _ordered(topic)),
@@ -64,6 +66,9 @@ def facets_from_counts(
         "session": tuple(FacetCount(v, n, _quoted("session", v)) for v, n in _ordered(session)),
         "venue": tuple(FacetCount(v, n, f"venue:{venue_term(v)}") for v, n in _ordered(venue))
         if len(venue) > 1
+        else (),
+        "track": tuple(FacetCount(v, n, _quoted("track", v)) for v, n in _ordered(track))
+        if len(track) > 1
         else (),
     }
 

@@ -123,6 +123,7 @@ def make_schema() -> Any:
         "session": ID(),
         "area": ID(),
         "venue": ID(),
+        "track": ID(),
         "is": KEYWORD(scorable=False),
         "has": KEYWORD(scorable=False),
         "day": KEYWORD(scorable=False),

@@ -40,6 +40,7 @@ FIELDS = {
     "has": "has",
     "day": "day",
     "venue": "venue",
+    "track": "track",
 }
 """Field names a user may type (lower case) and the field each one means."""
 

@@ -39,7 +39,7 @@ HIGHLIGHTED = frozenset({"title", "abstract", "text"})
 PHRASE_FIELDS = ("title", "author", "abstract", "topic", "institution")
 """The combined field has no positions (cheaper to build): phrases search each field."""
 FLAG_FIELDS = frozenset({"is", "has", "day"})
-EXACT_FIELDS = frozenset({"area", "session", "venue"})
+EXACT_FIELDS = frozenset({"area", "session", "venue", "track"})
 NO_SPELLING = FLAG_FIELDS | EXACT_FIELDS
 LEXICONS = ("author", "institution", "topic")
 """Unstemmed fields whose words serve "did you mean" besides the vocabulary."""

@@ -22,6 +22,9 @@ from index_builder.sources.records import PaperRecord, clean
 from index_builder.sources.table import unescape_html
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
 
+_TRACK = re.compile(r"[?&]id=[^/&#]+/\d{4}/(?P<group>[^/?&#]+)")
+_MAIN_GROUP = "conference"
+_UID = re.compile(r"^[0-9a-fA-F]{8,64}$")
 FEED_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-orals-posters\.json$")
 ABSTRACTS_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-abstracts\.json$")
 _DIGIT_KEY = re.compile(r'\s*\{\s*"\d+"\s*:')
@@ -84,6 +87,35 @@ def _people(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(names), tuple(dict.fromkeys(places))
 
 
+def track_of(source_url: str) -> str:
+    """The track a record's ``sourceurl`` (its OpenReview group) names.
+
+    ``.../group?id=ICML.cc/2026/Conference`` -> ``main``, ``.../Position_Paper_Track``
+    -> ``position``, ``.../Journal_Track`` -> ``journal``, ``.../Datasets_and_Benchmarks_Track``
+    -> ``datasets and benchmarks``; ``""`` when it names no group.
+    """
+    match = _TRACK.search(source_url)
+    if match is None:
+        return ""
+    words = match["group"].replace("_", " ").split()
+    if [w.casefold() for w in words] == [_MAIN_GROUP]:
+        return "main"
+    while words and words[-1].casefold() in ("track", "paper"):
+        words.pop()
+    if len(words) > 1 and words[-1].casefold() == "paper":
+        words.pop()
+    return " ".join(words).casefold()
+
+
+def event_type(value: Any) -> str:
+    """A record's ``eventtype``: ``Poster`` (also when missing), ``Oral``, or the talk's kind
+    as the feed names it (``Spotlight``), each a talk of its paper's."""
+    kind = _text(value).strip()
+    if not kind or kind.casefold() == "poster":
+        return "Poster"
+    return "Oral" if kind.casefold() == "oral" else kind
+
+
 def feed_row(record: Any, venue_key: str) -> TableRow:
     """One feed record as a table row; raises :class:`SourceError` naming what it lacks."""
     if not isinstance(record, dict):
@@ -114,15 +146,18 @@ def feed_row(record: Any, venue_key: str) -> TableRow:
         authors=authors,
         institutions=institutions,
         abstract_raw=clean(a) if isinstance(a := record.get("abstract"), str) else "",
+        track=track_of(_text(record.get("sourceurl"))),
     )
+    uid = _text(record.get("uid")).strip()
     return TableRow(
         event_id,
-        "Oral" if _text(record.get("eventtype")).lower() == "oral" else "Poster",
+        event_type(record.get("eventtype")),
         paper,
         venue_key=venue_key,
         room=_text(record.get("room_name")),
         poster_position=_text(record.get("poster_position")),
         related=tuple(i for i in map(_id, related if isinstance(related, list) else []) if i),
+        uid=uid if _UID.match(uid) else "",
     )
 
 

@@ -51,6 +51,8 @@ class TableRow:
     poster_position: str = ""
     related: tuple[int, ...] = ()
     """A feed's ``related_events_ids``: an oral's poster event and back."""
+    uid: str = ""
+    """A feed's ``uid``: the same on every row (poster, oral, spotlight) of one paper."""
 
 
 @dataclass(frozen=True, slots=True)

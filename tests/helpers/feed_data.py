@@ -184,3 +184,112 @@ def good_files(etag: bool = True) -> dict[str, Answer]:
         ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode(), etag='"a1"' if etag else "",
                                last_modified="" if etag else "Wed, 01 Jul 2026 10:00:00 GMT"),
     }  # fmt: skip
+
+
+TRACK_GROUPS = {
+    "main": "https://openreview.net/group?id=ICML.cc/2026/Conference",
+    "position": "https://openreview.net/group?id=ICML.cc/2026/Position_Paper_Track",
+    "journal": "https://openreview.net/group?id=ICML.cc/2026/Journal_Track",
+}
+
+
+def _base_record(event_id: int, title: str, kind: str, uid: str, forum: str) -> dict[str, Any]:
+    """A record of the real shape (FEEDS.md) with every field present."""
+    return {
+        "id": event_id, "uid": uid, "name": title,
+        "authors": [{"id": 7, "fullname": "Ann Lee", "institution": "KAIST",
+                     "url": "http://icml.cc/api/miniconf/users/7?format=json"}],
+        "topic": "Deep Learning->Theory", "keywords": [], "decision": "Accept (regular)",
+        "session": "Poster Session 3", "eventtype": kind,
+        "event_type": "{location} Poster" if kind == "Poster" else kind,
+        "room_name": "Hall C", "poster_position": "#301" if kind == "Poster" else None,
+        "virtualsite_url": f"/virtual/2026/{kind.lower()}/{event_id}", "url": None,
+        "sourceid": 1379, "sourceurl": TRACK_GROUPS["main"],
+        "starttime": "2026-07-07T18:30:00-07:00", "endtime": "2026-07-07T20:15:00-07:00",
+        "paper_url": f"https://openreview.net/forum?id={forum}", "related_events_ids": [],
+        "eventmedia": [], "visible": True,
+    }  # fmt: skip
+
+
+def real_shapes_feed() -> dict[str, Any]:
+    """A feed of the shapes public projects saw in the real ICML/NeurIPS feeds.
+
+    - 91001 (poster) with a separate Oral row 91002 and Spotlight row 91003: the oral
+      tied only by ``uid`` (its title written a little differently), the spotlight only
+      by the OpenReview forum id; no ``related_events_ids`` anywhere. Decision
+      ``Accept (oral)``.
+    - 91010 (poster, Position Paper Track, decision ``Accept (spotlight)``) and 91020
+      (poster, Journal Track), 91030 (poster, "Datasets and Benchmarks" track, decision
+      ``Accept (oral)`` with no Oral row).
+    - 91040: ``abstract``, ``decision``, ``session``, ``topic``, ``poster_position`` and
+      ``starttime`` null (``endtime`` missing altogether); an author name holding ``;``;
+      names and institutions escaped once and twice.
+    - 91050 and 91060: the same session written with ``+09:00`` and with ``-07:00``
+      (the same instant); 91060's board ``#2504``, 91050's ``#301``.
+    """
+    uid = "bad5f33780c42f2588878a9d07405083"
+    rows = [
+        _base_record(91001, "Walking Orders for Poster Halls", "Poster", uid, "Fo1aaaaaaa"),
+        _base_record(91002, "Walking Orders for Poster-Halls", "Oral", uid, "Zz9zzzzzzz"),
+        _base_record(91003, "Walking orders for poster halls", "Spotlight", "0" * 32,
+                     "Fo1aaaaaaa"),
+        _base_record(91010, "Position: Benchmarks Should Be Boring", "Poster", "1" * 32,
+                     "Po2bbbbbbb"),
+        _base_record(91020, "Sparse Ridgelets, Revisited", "Poster", "2" * 32, "Jo3ccccccc"),
+        _base_record(91030, "A Benchmark of Benchmarks", "Poster", "3" * 32, "Db4ddddddd"),
+        _base_record(91040, "Null Fields Everywhere", "Poster", "4" * 32, "Nu5eeeeeee"),
+        _base_record(91050, "Seoul Time Posters", "Poster", "5" * 32, "Se6fffffff"),
+        _base_record(91060, "Pacific Time Posters", "Poster", "6" * 32, "Pa7ggggggg"),
+    ]  # fmt: skip
+    by_id = {r["id"]: r for r in rows}
+    by_id[91001]["decision"] = "Accept (oral)"
+    by_id[91002].update(
+        session="Oral 3A",
+        room_name="Auditorium",
+        decision="Accept (oral)",
+        starttime="2026-07-07T17:00:00-07:00",
+        endtime="2026-07-07T17:15:00-07:00",
+    )
+    by_id[91003].update(session="Spotlight 2", room_name="Room 301", uid="0" * 32)
+    by_id[91010].update(sourceurl=TRACK_GROUPS["position"], decision="Accept (spotlight)")
+    by_id[91020]["sourceurl"] = TRACK_GROUPS["journal"]
+    by_id[91030]["sourceurl"] = (
+        "https://openreview.net/group?id=ICML.cc/2026/Datasets_and_Benchmarks_Track"
+    )
+    by_id[91030]["decision"] = "Accept (oral)"  # an oral whose talk row is not in the feed
+    by_id[91040].update(
+        abstract=None, decision=None, session=None, topic=None, poster_position=None, starttime=None
+    )
+    del by_id[91040]["endtime"]
+    by_id[91040]["authors"] = [
+        {"id": 8, "fullname": "Bo; Li", "institution": "Texas A&amp;M University"},
+        {"id": 9, "fullname": "Ravi D&amp;amp;#x27;souza", "institution": "Seoul &amp;amp; Co"},
+    ]
+    by_id[91050].update(
+        starttime="2026-07-08T10:30:00+09:00",
+        endtime="2026-07-08T12:15:00+09:00",
+        poster_position="#301",
+    )
+    by_id[91060]["poster_position"] = "#2504"  # fmt: skip
+    return {"count": len(rows), "next": None, "previous": None, "results": rows}
+
+
+def real_shapes_abstracts() -> dict[str, str]:
+    """The abstracts file for :func:`real_shapes_feed`: keyed by the poster (or a talk) id."""
+    return {
+        "91001": "We order the posters of a hall so that a visitor walks it once.",
+        "91003": "We order the posters of a hall so that a visitor walks it once.",
+        "91010": "Benchmarks should be boring, we argue.",
+        "91020": "Ridgelets, sparse ones, revisited.",
+        "91030": "A benchmark of benchmarks.",
+        "91050": "Posters in Seoul time.",
+        "91060": "Posters in Pacific time.",
+    }
+
+
+def real_shapes_files() -> dict[str, Answer]:
+    """:func:`real_shapes_feed` and its abstracts as a site serves them."""
+    return {
+        ICML_FEED: Answer(json.dumps(real_shapes_feed()).encode(), etag='"r1"'),
+        ICML_ABSTRACTS: Answer(json.dumps(real_shapes_abstracts()).encode(), etag='"r2"'),
+    }

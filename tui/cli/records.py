@@ -174,6 +174,7 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> int:
         ("Authors", "; ".join(paper.authors) or "unknown"),
         ("Institutions", "; ".join(paper.institutions)),
         ("Type", paper.kind),
+        ("Track", paper.track),
         ("Topic", paper.topic),
         *event_rows(paper, zone_setting(ctx)),
         ("OpenReview", paper.openreview_url),

@@ -21,6 +21,7 @@ TITLES = {
     "kind": "Oral / spotlight",
     "session": "Session",
     "venue": "Venue",
+    "track": "Track",
 }
 """Headings for the facet names the core uses; others are shown as they come."""
 

@@ -241,6 +241,8 @@ class PaperView(VerticalScroll, can_focus=True):
             parts.append(field(kind, when))
         if paper.venue and paper.venue != DEFAULT_VENUE.name:
             parts.append(field("Venue", clean(paper.venue)))
+        if paper.track:
+            parts.append(field("Track", clean(paper.track)))
         for number, (label, url) in enumerate(links):
             # The action names the link by number: no data text ever enters an action string.
             meta = Style(meta={"@click": f"open_link({number})"})

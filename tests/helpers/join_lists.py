@@ -1,0 +1,138 @@
+"""Shuffled abstract lists with a known answer, for the join tests and the join benchmark.
+
+Two sources of real text:
+
+- the 76 bundled abstracts (``tests/fixtures/catalogue_truth.json`` says which row each
+  belongs to), split by file: ``000`` and ``002`` to tune, ``003`` and ``004`` held out;
+- the real arXiv sample (``/work/shared/data/arxiv_sample.jsonl.gz`` or
+  ``$PAPERSCOPE_ARXIV_SAMPLE``), split by a hash of the arXiv id into a tuning half and a
+  held-out half. A table is made of the ICML 2026 titles (distractors), the listed papers'
+  titles and, for every listed paper, the two arXiv titles closest to its own (near-duplicate
+  decoys: same topic, overlapping title words). arXiv papers whose title resembles an ICML
+  title (half their title words shared) are left out: many are the same paper, renamed.
+
+Every list is shuffled: its order says nothing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from index_builder.catalogue.join import AbstractMatcher, Join
+from index_builder.catalogue.join_score import STOPWORDS, AbstractTerms, TitleIndex, stems
+from tests.helpers.catalogue_data import bundled_files, expected_rows, lists, posters
+
+ARXIV = Path(os.environ.get("PAPERSCOPE_ARXIV_SAMPLE", "/work/shared/data/arxiv_sample.jsonl.gz"))
+TUNE, HELD_OUT = 0, 1
+
+
+@dataclass(frozen=True)
+class Case:
+    """A table of titles, a shuffled list of abstracts and each abstract's true row."""
+
+    name: str
+    titles: tuple[str, ...]
+    abstracts: tuple[str, ...]
+    truth: tuple[int | None, ...]
+    """Per abstract, its row (``None``: its paper is not in the table)."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """How a join did: right, wrong and unjoined abstracts."""
+
+    right: int
+    wrong: int
+    unjoined: int
+
+    @property
+    def joined_share(self) -> float:
+        """The share of abstracts joined to their own row."""
+        total = self.right + self.wrong + self.unjoined
+        return self.right / total if total else 0.0
+
+
+def score(case: Case, joins: dict[int, Join]) -> Score:
+    """Count a join's answers against the truth."""
+    right = sum(1 for a, j in joins.items() if case.truth[a] == j.row)
+    return Score(right, len(joins) - right, len(case.abstracts) - len(joins))
+
+
+def run(case: Case, seed: int = 0) -> Score:
+    """Join the case's list, shuffled with ``seed``, as one file (no helpful order)."""
+    order = list(range(len(case.abstracts)))
+    random.Random(seed).shuffle(order)
+    matcher = AbstractMatcher(TitleIndex(case.titles), case.abstracts)
+    return score(case, matcher.join(list(range(len(case.titles))), [order]))
+
+
+def bundled_case(part: int) -> Case:
+    """The bundled abstracts of the tuning files (``part`` 0) or the held-out ones (1)."""
+    files = bundled_files()[:2] if part == TUNE else bundled_files()[2:]
+    texts = [e.text for entries in lists() for e in entries]
+    expected = expected_rows()
+    picked = [a for f in files for a in f]
+    return Case(
+        f"bundled {'000+002' if part == TUNE else '003+004'}",
+        tuple(r.paper.title_raw for r in posters()),
+        tuple(texts[a] for a in picked),
+        tuple(expected[a] for a in picked),
+    )
+
+
+@lru_cache(maxsize=1)
+def _arxiv() -> tuple[dict[str, object], ...]:
+    with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
+        return tuple(json.loads(line) for line in handle)
+
+
+def _content(title: str) -> set[str]:
+    return {s for s in stems(title) if s not in STOPWORDS}
+
+
+def _like_icml(title: str, index: TitleIndex) -> bool:
+    """True when the title shares half its words with one of its closest ICML titles."""
+    mine = _content(title)
+    for _, row in index.ranked(AbstractTerms.of(title), 3):
+        theirs = _content(index.titles[row])
+        if len(mine & theirs) >= 0.5 * len(mine | theirs):
+            return True
+    return False
+
+
+def arxiv_case(part: int, size: int, absent: int = 0) -> Case:
+    """``size`` arXiv abstracts of one half, their titles, decoys and the ICML titles.
+
+    ``absent`` more abstracts are listed whose papers are not in the table (their decoys
+    are): each must stay unjoined.
+    """
+    icml = tuple(r.paper.title_raw for r in posters())
+    icml_index = TitleIndex(icml)
+    half = [
+        p
+        for p in _arxiv()
+        if int(hashlib.sha256(str(p["id"]).encode()).hexdigest(), 16) % 2 == part
+        and not _like_icml(str(p["title"]), icml_index)
+    ]
+    random.Random(part).shuffle(half)
+    listed, gone, pool = half[:size], half[size : size + absent], half[size + absent :]
+    pool_index = TitleIndex([str(p["title"]) for p in pool])
+    decoys: set[int] = set()
+    for paper in (*listed, *gone):
+        decoys.update(r for _, r in pool_index.ranked(AbstractTerms.of(str(paper["title"])), 2))
+    titles = (
+        *icml,
+        *(str(p["title"]) for p in listed),
+        *(pool_index.titles[r] for r in sorted(decoys)),
+    )
+    truth = tuple([len(icml) + n for n in range(len(listed))] + [None] * len(gone))
+    abstracts = tuple(str(p["abstract"]) for p in (*listed, *gone))
+    kind = "tuning" if part == TUNE else "held-out"
+    return Case(f"arXiv {kind} {size}+{absent} absent", titles, abstracts, truth)
