@@ -34,12 +34,15 @@ def write_marker(folder: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, folder / MARKER)
 
 
-def new_temp_dir(index_dir: Path) -> Path:
-    """Create an empty sibling folder for a build, named after this process."""
-    index_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = index_dir.with_name(f"{index_dir.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+def temp_dir_for(index_dir: Path) -> Path:
+    """The name of a new sibling folder for a build, named after this process (not made)."""
+    return index_dir.with_name(f"{index_dir.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def make_temp_dir(tmp: Path) -> None:
+    """Create the build folder ``tmp`` (and its parent)."""
+    tmp.parent.mkdir(parents=True, exist_ok=True)
     tmp.mkdir()
-    return tmp
 
 
 def swap_in(tmp: Path, index_dir: Path) -> None:

@@ -139,8 +139,11 @@ class IndexStore:
         """Build the index from scratch in a temporary folder and swap it into place."""
         with self._build_lock:
             indexfiles.clean_stale(self.index_dir)
-            tmp = indexfiles.new_temp_dir(self.index_dir)
+            # Named before it exists and made inside the try: an interrupt (Ctrl+C) that
+            # lands just after the folder is made must still remove it.
+            tmp = indexfiles.temp_dir_for(self.index_dir)
             try:
+                indexfiles.make_temp_dir(tmp)
                 if self.build_in_child:
                     write_in_child(self.index_dir, tmp, self.papers, self.fingerprint, progress)
                 else:
