@@ -89,7 +89,7 @@ def _exact_value(field: str, text: str) -> str:
     if field == "venue":
         return venue_term(text)
     value = " ".join(words(text))
-    if field == "session" and value.isdigit():
+    if field == "session" and value.isascii() and value.isdigit():
         return f"poster session {value}"
     return value
 
