@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from index_builder import venues
 from index_builder.paths import Paths
 from index_builder.venues import Venue
 
@@ -124,6 +125,15 @@ def read_meta(paths: Paths, venue: Venue, folder: Path | None = None) -> dict[st
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def added_ids(paths: Paths) -> frozenset[str]:
+    """The ids of the papers each venue's last update added (``is:new``)."""
+    out: set[str] = set()
+    for venue in venues.VENUES:
+        added = read_meta(paths, venue).get("added") if venue_dir(paths, venue).exists() else None
+        out.update(a for a in added or () if isinstance(a, str))
+    return frozenset(out)
 
 
 def read_stored(paths: Paths, venue: Venue, name: str, folder: Path | None = None) -> bytes | None:
