@@ -18,6 +18,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 if TYPE_CHECKING:
     from textual.app import App
 
+    from index_builder.feeds.update import Change
     from tui.context import Context
     from tui.screens.main.screen import MainScreen
 
@@ -68,7 +69,8 @@ def update_in_worker(
     # From where the last ``paperscope update --from`` took it, else the site itself.
     source = read_meta(ctx.paths, DEFAULT).get("base") or None
     try:
-        change = update(DEFAULT, ctx.paths, source=source, cancel=cancel, progress=downloading)
+        change = update(DEFAULT, ctx.paths, source=source, cancel=cancel, progress=downloading,
+                        bookmarked=_bookmarked(ctx))  # fmt: skip
     except Cancelled:
         return
     except FeedError as exc:
@@ -77,15 +79,51 @@ def update_in_worker(
             app.notify, f"{exc}; the stored data is unchanged", title="Update", severity="error"
         )
         return
-    app.call_from_thread(app.notify, change.summary(), title="Update")
-    if change.unchanged:
-        show("index ready")
-        return
-    show("loading the new papers")
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
+    # Another update (``paperscope update`` in a shell) may have stored what is not shown yet.
+    if change.unchanged and catalogue.fingerprint == ctx.catalogue().fingerprint:
+        app.call_from_thread(app.notify, change.summary(), title="Update")
+        show("index ready")
+        return
+    _tell(app, ctx, change)
+    show("loading the new papers")
     index = fresh.index()
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))
     if not cancel.is_set():
         app.call_from_thread(adopt, fresh)
         app.call_from_thread(screen.start_up.swap_in, fresh.index, catalogue, index, notice)
+
+
+def _bookmarked(ctx: Context) -> frozenset[str]:
+    """The reading list's ids, read in this thread (none when it cannot be read)."""
+    from index_builder.readinglist.store import ReadingList
+
+    if not ctx.paths.reading_list.exists():
+        return frozenset()
+    try:
+        with ReadingList(ctx.paths.reading_list) as store:
+            return store.ids()
+    except Exception:  # the update goes on; moved bookmarks are then not listed
+        return frozenset()
+
+
+def _tell(app: App[int], ctx: Context, change: Change) -> None:
+    """Say what the update did (what another update stored, when this one found nothing)."""
+    from index_builder.feeds.changes import mark_seen
+
+    if change.unchanged:
+        text = f"{change.venue.name}: the feed stored by an earlier update is now shown"
+    else:
+        text = "\n".join([change.summary(), *change.details()[:10]])
+        mark_seen(ctx.paths, change.venue.key)
+    app.call_from_thread(app.notify, text, title="Update", timeout=12)
+
+
+def show_news(app: App[int], ctx: Context) -> None:
+    """Show, once, what the last update of each venue changed (run in a thread worker)."""
+    from index_builder.feeds.changes import mark_seen, unseen
+
+    for key, message in unseen(ctx.paths):
+        app.call_from_thread(app.notify, message, title="Since the last update", timeout=15)
+        mark_seen(ctx.paths, key)

@@ -1,6 +1,9 @@
 """What an update changed: papers added and removed, and the talks and posters of
 bookmarked papers that moved (another session, room or time).
 
+The lines are kept in the new set's ``meta.json``; :func:`unseen` gives them to the TUI,
+which shows each set's once (:func:`mark_seen`).
+
 Papers are named by their catalogue id (a poster's event id; ``neurips2025:119718``
 for other venues); an Oral row whose poster is in the feed belongs to that paper.
 Times are compared as instants (a feed mixes offsets) and shown in the venue's zone.
@@ -14,6 +17,9 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from index_builder import venues
+from index_builder.atomic import write_atomic
+from index_builder.feeds import store
+from index_builder.paths import Paths
 from index_builder.sources.feed import Feed
 from index_builder.sources.types import TableRow
 from index_builder.venues import Venue
@@ -31,10 +37,10 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """One paper as a feed has it: title, abstract or not, and its events by kind."""
+    """One paper as a feed has it: its name, whether it has an abstract, its events by kind."""
 
-    title: str
-    abstract: bool
+    name: str
+    described: bool
     events: dict[str, Event]
 
 
@@ -68,8 +74,8 @@ def papers(feed: Feed, abstracts: dict[int, str]) -> dict[str, State]:
         old = out.get(key)
         events = dict(old.events) if old else {}
         events.setdefault(row.event_type, event)
-        title = old.title if old and poster is not None else row.paper.title_raw
-        out[key] = State(title, (old.abstract if old else False) or has, events)
+        name = old.name if old and poster is not None else row.paper.title_raw
+        out[key] = State(name, (old.described if old else False) or has, events)
     return out
 
 
@@ -96,6 +102,44 @@ def moved(
             if (a.starts, a.ends) != (b.starts, b.ends):
                 what.append(f"{label} {_when(a.starts, zone)} → {_when(b.starts, zone)}")
         if what:
-            title = new.title if len(new.title) <= 50 else new.title[:49] + "…"
-            lines.append(f"{key} {title}: " + "; ".join(what))
+            name = new.name if len(new.name) <= 50 else new.name[:49] + "…"
+            lines.append(f"{key} {name}: " + "; ".join(what))
     return lines
+
+
+def unseen(paths: Paths, most: int = 8) -> list[tuple[str, str]]:
+    """``(venue key, message)`` for each venue whose set in use has changes not yet shown."""
+    out: list[tuple[str, str]] = []
+    for venue in venues.VENUES:
+        folder = store.current(paths, venue)
+        if folder is None:
+            continue
+        meta = store.read_meta(paths, venue, folder)
+        added, removed, moved = (meta.get(k) or [] for k in ("added", "removed", "moved"))
+        if not (added or removed or moved) or _seen(paths, venue) == folder.name:
+            continue
+        when = str(meta.get("updated", "?"))[:16].replace("T", " ")
+        lines = [f"{venue.name}, updated {when} UTC: "
+                 f"{len(added):,} papers added, {len(removed):,} removed"]  # fmt: skip
+        if moved:
+            lines.append(f"{len(moved)} bookmarked paper(s) moved:")
+            lines.extend(str(m) for m in moved[:most])
+            if len(moved) > most:
+                lines.append(f"… and {len(moved) - most} more (paperscope update lists them)")
+        out.append((venue.key, "\n".join(lines)))
+    return out
+
+
+def _seen(paths: Paths, venue: Venue) -> str:
+    try:
+        return (store.sets_dir(paths, venue) / store.SEEN).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def mark_seen(paths: Paths, key: str) -> None:
+    """Remember that the changes of venue ``key``'s set in use were shown."""
+    venue = venues.venue(key)
+    folder = store.current(paths, venue) if venue else None
+    if venue is not None and folder is not None:
+        write_atomic(store.sets_dir(paths, venue) / store.SEEN, folder.name + "\n")

@@ -30,6 +30,8 @@ from index_builder.venues import Venue
 
 META = "meta.json"
 LOCK = "lock"
+SEEN = "seen"
+"""Names the set whose changes the TUI has shown (:mod:`.changes`)."""
 NEW = ".new-"
 
 
@@ -194,7 +196,7 @@ def clean(paths: Paths, venue: Venue) -> None:
         for leftover in kept.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
     for entry in folder.iterdir():
-        if entry.name == LOCK or entry.resolve() in keep:
+        if entry.name in (LOCK, SEEN) or entry.resolve() in keep:
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)

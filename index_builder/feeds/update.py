@@ -148,8 +148,8 @@ def _update(
     unchanged = files == {n: b for n, b in stored.items() if b is not None}
     summary = (
         venue, len(after), len(after.keys() - before.keys()), len(before.keys() - after.keys()),
-        sum(s.abstract for s in after.values()),
-        sum(s.abstract for s in after.values()) - sum(s.abstract for s in before.values()),
+        sum(s.described for s in after.values()),
+        sum(s.described for s in after.values()) - sum(s.described for s in before.values()),
         sum(len(g.body) for g in got.values() if g.body is not None),
     )  # fmt: skip
     if unchanged and meta.get("base") == base:
