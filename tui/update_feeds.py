@@ -10,6 +10,7 @@ stored data stays in use. Quitting sets ``cancel``, which stops a download at on
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -64,7 +65,16 @@ def update_in_worker(
         )
 
     def downloading(name: str) -> Callable[[int, int], None]:
-        return lambda done, total: show(f"downloading {name}", done, total or done)
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            # At most ten redraws a second: each waits for the event loop.
+            if time.monotonic() - last[0] < 0.1 and done != total:
+                return
+            last[0] = time.monotonic()
+            show(f"downloading {name} {done / 1e6:.1f} MB", done, total or done)
+
+        return report
 
     # From where the last ``paperscope update --from`` took it, else the site itself.
     source = read_meta(ctx.paths, DEFAULT).get("base") or None
