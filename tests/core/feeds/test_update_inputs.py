@@ -92,6 +92,12 @@ def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path) -> None:
     source.write_text(body)
     searched = run(tmp_path / "home", paperscope("search", "--source", str(source), "learning"))
     assert searched.returncode == 0 and "Traceback" not in searched.stderr, searched.stderr
+    table = tmp_path / "table.csv"
+    table.write_text("event_id,event_type,title\n6439²,Poster,A paper\n6440,Poster,Another\n")
+    for argv in (["search", "--no-bundled", "--source", str(table), "paper"],
+                 ["agenda", "--day", "2026-07-08", "--at", "1²:30"]):  # fmt: skip
+        done = run(tmp_path / "home", paperscope(*argv))
+        assert "Traceback" not in done.stderr and done.returncode in (0, 1, 2), done.stderr
 
 
 def test_an_empty_from_is_a_usage_error(tmp_path: Path) -> None:
