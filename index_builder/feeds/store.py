@@ -20,7 +20,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,11 +151,17 @@ def read_stored(paths: Paths, venue: Venue, name: str, folder: Path | None = Non
 
 @contextlib.contextmanager
 def lock(
-    paths: Paths, venue: Venue, *, wait: float = 600.0, cancel: threading.Event | None = None
+    paths: Paths,
+    venue: Venue,
+    *,
+    wait: float = 600.0,
+    cancel: threading.Event | None = None,
+    waiting: Callable[[], None] | None = None,
 ) -> Iterator[None]:
     """Hold the venue's lock (an ``flock``, let go by the kernel when a process dies).
 
-    Waits up to ``wait`` seconds for another update, then raises :class:`Busy`.
+    Waits up to ``wait`` seconds for another update (calling ``waiting`` once when it
+    must), then raises :class:`Busy`.
     """
     folder = sets_dir(paths, venue)
     folder.mkdir(parents=True, exist_ok=True)
@@ -167,6 +173,9 @@ def lock(
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if waiting is not None:
+                    waiting()
+                    waiting = None
                 if time.monotonic() > end or (cancel is not None and cancel.is_set()):
                     raise Busy(f"another update of {venue.key} is running") from None
                 time.sleep(0.05)

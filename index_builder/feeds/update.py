@@ -94,7 +94,8 @@ def update(
     base = resolve_source(source, venue)
     step = step or (lambda _: None)
     try:
-        with store.lock(paths, venue, cancel=cancel):
+        wait = lambda: step(f"waiting for another update of {venue.key} to end")  # noqa: E731
+        with store.lock(paths, venue, cancel=cancel, waiting=wait):
             step("locked")
             store.clean(paths, venue)
             return _update(venue, paths, base, cancel, progress, force, bookmarked, step)

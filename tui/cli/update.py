@@ -106,7 +106,7 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     for venue in chosen:
 
         def step(what: str, key: str = venue.key) -> None:
-            if args.verbose:
+            if args.verbose or what.startswith("waiting"):
                 sys.stderr.write(f"{key}: {what}\n")
                 sys.stderr.flush()
 

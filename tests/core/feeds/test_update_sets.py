@@ -62,6 +62,7 @@ def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
         hold.set()
         outs = [slow.communicate(timeout=60), fast.communicate(timeout=60)]
     assert slow.returncode == 0 and fast.returncode == 0, outs
+    assert "icml2026: waiting for another update of icml2026 to end" in outs[1][1]
     assert pair(tmp_path) == bodies(theirs)
 
 
