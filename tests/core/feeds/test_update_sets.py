@@ -94,7 +94,9 @@ def test_kill_9_at_any_step_leaves_one_whole_set_and_the_next_update_cleans(
                 update.send_signal(signal.SIGKILL)
                 break
         update.wait(30)
-        assert update.returncode == -signal.SIGKILL, seen
+        # After its last step the update may end before the signal lands.
+        ended = (-signal.SIGKILL, 0) if moment == "stored" else (-signal.SIGKILL,)
+        assert update.returncode in ended, seen
         assert pair(tmp_path) in (bodies(old), bodies(new))
         json.loads((feeds(tmp_path) / "icml2026" / "meta.json").read_text())
         again = update_cli(tmp_path, "--from", site.url)
