@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.faults import paperscope, run
 from tests.helpers.feed_cli import one_line_error, pair, stored, update_cli
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, icml_feed, small_feed
 from tests.helpers.feed_server import Answer, serve
@@ -69,6 +70,8 @@ def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(tmp_path: Path
     assert forced.returncode == 0, forced.stderr
     assert "1 papers" in forced.stdout and pair(tmp_path) != good
     small = pair(tmp_path)
+    doctor = run(tmp_path, paperscope("doctor"))
+    assert "is kept (paperscope update --undo)" in doctor.stdout, doctor.stdout
     undone = update_cli(tmp_path, "--undo")
     assert undone.returncode == 0 and "is back in use (40 records)" in undone.stdout
     assert pair(tmp_path) == good
