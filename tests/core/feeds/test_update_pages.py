@@ -58,6 +58,12 @@ def _refused_next(site_url: str, kind: str) -> dict[str, Answer]:
         page["next"] = site_url + ICML_FEED
     elif kind == "count-changed":
         page["count"] = 44
+    elif kind == "page-403":
+        files[f"{ICML_FEED}?page=2"] = Answer(b"forbidden", status=403, content_type="text/plain")
+        return files
+    elif kind == "short":
+        return {**pages(small_feed()[0], 10, site_url, count=50),
+                ICML_ABSTRACTS: files[ICML_ABSTRACTS]}  # fmt: skip
     elif kind == "count-string":
         for name in [n for n in files if n.startswith(ICML_FEED)]:
             files[name] = Answer(
@@ -74,6 +80,8 @@ REFUSED = {
     "loop": "loop back to one already fetched",
     "count-changed": "count changed while its pages were fetched",
     "count-string": 'a paged feed without a whole-number "count" ("40")',
+    "page-403": "answered 403 Forbidden",
+    "short": "is partial: 40 of 50 records came",
 }
 
 
