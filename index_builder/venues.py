@@ -81,7 +81,7 @@ def venue_of_id(paper_id: str) -> str:
     """The venue name a paper id implies: an event id is ICML 2026's (the table's),
     ``neurips2025:119718`` NeurIPS 2025's; ``""`` for ids that say nothing (abstract hashes)."""
     key, _, number = paper_id.rpartition(":")
-    if not number.isdigit():
+    if not (number.isascii() and number.isdigit()):
         return ""
     known = venue(key) if key else DEFAULT
     return known.name if known else ""

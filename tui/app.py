@@ -148,6 +148,19 @@ class PaperScopeApp(App[int]):
         self.set_keymap(self.config.keymap)
         if self.config.problems:
             self.notify("\n".join(self.config.problems), title="Config", severity="warning")
+        if (self.ctx.paths.data_dir / "feeds").is_dir():
+            self.call_after_refresh(self._start_news)
+
+    def _start_news(self) -> None:
+        self.news_check = self._news_worker()
+        """The look at what the last update changed (its worker)."""
+
+    @work(thread=True, group="news", exit_on_error=False)
+    def _news_worker(self) -> None:
+        """What the last ``paperscope update`` changed, shown once."""
+        from tui.commands.update import show_news
+
+        show_news(self, self.ctx)
 
     def watch_theme(self, theme: str) -> None:
         if self.config.path is None or theme == self.config.theme:

@@ -118,7 +118,11 @@ def _peek_rows(records: list[list[str]], columns: list[str], count: int) -> list
                 times[value] = (1, 0.0)  # untimed papers come after the timed ones
         return times[value]
 
-    rows = [r for r in records if len(r) >= width and r[number].strip().isdigit()]
+    rows = [
+        r
+        for r in records
+        if len(r) >= width and r[number].strip().isascii() and r[number].strip().isdigit()
+    ]
     orals = [r for r in rows if r[kind].strip().lower() == "oral"]
     posters = [r for r in rows if r[kind].strip().lower() != "oral" and r[title].strip()]
     keys = [(*when(r), r[title].strip().casefold()) for r in posters]

@@ -24,7 +24,14 @@ def display_key(paper: Paper) -> tuple[str, int, float, str, int, str]:
     venue = "" if paper.venue in ("", TABLE_VENUE) else paper.venue
     if paper.event_id is None:
         file, _, position = paper.sources[0].rpartition(":") if paper.sources else ("", "", "0")
-        return (venue, 2, 0.0, file, int(position) if position.isdigit() else 0, paper.id)
+        return (
+            venue,
+            2,
+            0.0,
+            file,
+            int(position) if position.isascii() and position.isdigit() else 0,
+            paper.id,
+        )
     start = _start_time(paper)
     title = paper.title.casefold()
     if start is None:

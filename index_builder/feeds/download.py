@@ -1,5 +1,9 @@
 """One HTTP(S) download: certificate checks, a User-Agent, timeouts, a size cap, 304s.
 
+A download ends by a total ``deadline`` however slowly the bytes come; redirects are
+followed to ``https://`` only (``http://`` too when the user asked for an http folder),
+at most :data:`MAX_REDIRECTS` of them and never back to a URL already seen.
+
 :func:`fetch` sends a GET (conditional when an ETag or Last-Modified date is known)
 and returns the body, or ``None`` for 304 Not Modified. Every failure is a
 :class:`FeedError` whose message is one line a person can act on. The socket is
@@ -12,15 +16,18 @@ on the reader's lock, so it is left to end by itself).
 from __future__ import annotations
 
 import functools
+import os
 import queue
 import socket
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.client import HTTPException, IncompleteRead
+from typing import Any
 from urllib.parse import urlsplit
 
 from index_builder import __version__
@@ -33,6 +40,10 @@ MAX_BYTES = 64 * 1024 * 1024
 """A feed larger than this is not a feed (the ICML 2026 one is a few MB)."""
 TIMEOUT = 15.0
 """Seconds to connect, and at most this long without a byte while reading."""
+DEADLINE = 120.0
+"""Seconds a whole update may spend downloading (``PAPERSCOPE_DOWNLOAD_DEADLINE`` overrides)."""
+DEADLINE_ENV = "PAPERSCOPE_DOWNLOAD_DEADLINE"
+MAX_REDIRECTS = 10
 CHUNK = 64 * 1024
 POLL = 0.1
 """How often the waiting thread looks at ``cancel``."""
@@ -47,6 +58,19 @@ class FeedError(Exception):
 
 class Cancelled(FeedError):
     """The user stopped the download."""
+
+
+class Missing(FeedError):
+    """The server has no such file (404)."""
+
+
+def deadline_seconds() -> float:
+    """The total download time allowed: :data:`DEADLINE`, or the environment's setting."""
+    try:
+        value = float(os.environ.get(DEADLINE_ENV, ""))
+    except ValueError:
+        return DEADLINE
+    return value if 0 < value < 86400 else DEADLINE
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +92,19 @@ def fetch(
     progress: Progress | None = None,
     max_bytes: int | None = None,
     timeout: float = TIMEOUT,
+    deadline: float | None = None,
+    allow_http: bool = False,
 ) -> Fetched:
     """GET ``url`` (see the module doc); raises :class:`FeedError` or :class:`Cancelled`.
 
-    ``max_bytes`` defaults to :data:`MAX_BYTES`.
+    ``max_bytes`` defaults to :data:`MAX_BYTES`; ``deadline`` is a ``time.monotonic()``
+    instant (default: :func:`deadline_seconds` from now); ``allow_http`` lets redirects
+    go to ``http://`` (for an ``http://`` folder the user chose).
     """
     max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-    cancel = cancel or threading.Event()
+    deadline = time.monotonic() + deadline_seconds() if deadline is None else deadline
+    outer = cancel or threading.Event()
+    cancel = threading.Event()
     host = urlsplit(url).hostname or url
     headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
     if etag:
@@ -85,15 +115,38 @@ def fetch(
     answers: queue.Queue[tuple[str, object]] = queue.Queue()
     worker = threading.Thread(
         target=_read,
-        args=(request, timeout, max_bytes, answers, cancel),
+        args=(request, timeout, max_bytes, answers, cancel, allow_http),
         name="paperscope-download",
         daemon=True,
     )
     worker.start()
+    try:
+        return _wait(answers, outer, deadline, progress, url, host, timeout, max_bytes)
+    finally:
+        cancel.set()  # the reading thread stops at its next chunk
+
+
+def _wait(
+    answers: queue.Queue[tuple[str, object]],
+    cancel: threading.Event,
+    deadline: float,
+    progress: Progress | None,
+    url: str,
+    host: str,
+    timeout: float,
+    max_bytes: int,
+) -> Fetched:
+    """The reading thread's answers put together, until done, an error, a cancel or the deadline."""
     chunks: list[bytes] = []
     received = 0
     expected = 0
     while True:
+        if time.monotonic() > deadline:
+            name = url.rstrip("/").rsplit("/", 1)[-1]
+            raise FeedError(
+                f"the download of {name} from {host} was not done within the "
+                f"{deadline_seconds():g} s allowed ({received:,} bytes came); stopped"
+            )
         try:
             kind, value = answers.get(timeout=POLL)
         except queue.Empty:
@@ -109,7 +162,10 @@ def fetch(
             if progress is not None:
                 progress(received, expected)
         elif kind == "error":
-            raise FeedError(_message(value, host, url, timeout, max_bytes))
+            missing = isinstance(value, urllib.error.HTTPError) and value.code == 404
+            raise (Missing if missing else FeedError)(
+                _message(value, host, url, timeout, max_bytes)
+            )
         elif kind == "done":
             assert isinstance(value, Fetched)
             if value.body is None:
@@ -121,6 +177,45 @@ def fetch(
 
 class _TooBig(Exception):
     pass
+
+
+class _Refused(Exception):
+    """A redirect not followed; the message is the user's line."""
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects to https (and http when allowed) only, never in a loop."""
+
+    def __init__(self, allow_http: bool) -> None:
+        self.allow_http = allow_http
+        self.seen: list[str] = []
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        """The next request, or :class:`_Refused` for a scheme, a loop or too many hops."""
+        name = req.full_url.rstrip("/").rsplit("/", 1)[-1]
+        scheme = urlsplit(newurl).scheme.lower()
+        allowed = ("https", "http") if self.allow_http else ("https",)
+        if scheme not in allowed:
+            raise _Refused(f"{name} redirected to {_short(newurl)}: only {allowed[0]}:// "
+                           "is followed; refused")  # fmt: skip
+        self.seen.append(req.full_url)
+        if newurl in self.seen or len(self.seen) > MAX_REDIRECTS:
+            raise _Refused(f"{name}: the redirects go round in a loop ({len(self.seen)} hops); "
+                           "refused")  # fmt: skip
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _short(url: str) -> str:
+    """A URL cut to fit in a message line."""
+    return url if len(url) <= 80 else url[:77] + "..."
 
 
 @functools.cache
@@ -139,12 +234,15 @@ def _read(
     max_bytes: int,
     answers: queue.Queue[tuple[str, object]],
     cancel: threading.Event,
+    allow_http: bool,
 ) -> None:
     """Open and read ``request`` in chunks, posting ``open``/``chunk``/``done``/``error``."""
-    context = tls_context()
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPSHandler(context=tls_context()), _Redirects(allow_http)
+    )
     try:
         try:
-            response = urllib.request.urlopen(request, timeout=timeout, context=context)
+            response = opener.open(request, timeout=timeout)
         except urllib.error.HTTPError as exc:
             if exc.code == 304:
                 answers.put(("done", Fetched(None)))
@@ -152,13 +250,14 @@ def _read(
             raise
         with response:
             length = response.headers.get("Content-Length", "")
-            size = int(length) if length.isdigit() else 0
+            size = int(length) if length.isascii() and length.isdigit() else 0
             if size > max_bytes:
                 raise _TooBig
             answers.put(("open", size))
             total = 0
             while not cancel.is_set():
-                chunk = response.read(CHUNK)
+                # read1: what has come, at once (read() waits for a whole chunk).
+                chunk = response.read1(CHUNK)
                 if not chunk:
                     break
                 total += len(chunk)
@@ -178,6 +277,8 @@ def _read(
 def _message(exc: object, host: str, url: str, timeout: float, max_bytes: int) -> str:
     """One line saying what went wrong with the download of ``url``."""
     name = url.rstrip("/").rsplit("/", 1)[-1]
+    if isinstance(exc, _Refused):
+        return str(exc)
     if isinstance(exc, _TooBig):
         return f"{name} from {host} is larger than {max_bytes // (1024 * 1024)} MB; stopped"
     if isinstance(exc, urllib.error.HTTPError):

@@ -1,30 +1,33 @@
 """``paperscope update``: download a venue's feeds, check them, store them, say what changed.
 
 From the conference site (``https://{host}/static/virtual/data/``), another base URL,
-or a local folder holding the same file names (``--from``). A venue of 2026 on needs
-its abstracts file; earlier feeds carry their abstracts inline. Conditional requests
+or a local folder holding the same file names (``--from``). A venue of 2026 on has an
+abstracts file; earlier feeds carry their abstracts inline. Conditional requests
 (ETag, Last-Modified) make a second update download nothing that has not changed.
-Every fault raises :class:`FeedError` with one line, before anything is written: the
-stored feed stays whole and in use.
+The whole update runs under the venue's lock (:func:`store.lock`) and ends by swapping
+in a new set of files (:mod:`.store`); every fault raises :class:`FeedError` with one
+line before the swap, so the stored set stays whole and in use. An abstracts file that
+is missing (404) or empty keeps the abstracts stored before, with a note.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from index_builder.feeds import store
-from index_builder.feeds.download import FeedError, Fetched, Progress, fetch
+from index_builder.feeds import changes, checks, pages, store
+from index_builder.feeds.download import FeedError, Progress, deadline_seconds
 from index_builder.paths import Paths
-from index_builder.sources.feed import Feed, loads, parse_abstracts, parse_feed, skipped_note
-from index_builder.sources.types import SourceError
 from index_builder.venues import Venue
 
-__all__ = ["Change", "FeedError", "update"]
+__all__ = ["Change", "FeedError", "undo", "update"]
+
+Step = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,9 @@ class Change:
     abstracts_added: int
     downloaded: int
     unchanged: bool
+    notes: tuple[str, ...] = ()
+    moved: tuple[str, ...] = ()
+    """One line per bookmarked paper whose session, room or time changed."""
 
     def summary(self) -> str:
         """One line for the user."""
@@ -50,6 +56,28 @@ class Change:
             f"({self.abstracts_added:+,}); {self.downloaded / 1e6:.1f} MB downloaded"
         )
 
+    def details(self) -> list[str]:
+        """The notes, then the bookmarked papers that moved, one line each."""
+        lines = [f"note: {n}" for n in self.notes]
+        if self.moved:
+            lines.append(f"{len(self.moved)} bookmarked paper(s) moved:")
+            lines.extend(f"  {m}" for m in self.moved)
+        return lines
+
+
+def resolve_source(source: str | None, venue: Venue) -> str:
+    """The folder to read: the site's, an http(s) URL, or a local folder made absolute."""
+    if source is None:
+        return venue.base_url
+    if not source.strip():
+        raise FeedError("--from needs an http(s):// folder or a local folder, not ''")
+    if source.startswith(("https://", "http://")):
+        return source
+    folder = Path(source).expanduser()
+    if not folder.is_dir():
+        raise FeedError(f"--from {source}: neither an http(s):// URL nor a folder")
+    return str(folder.resolve())
+
 
 def update(
     venue: Venue,
@@ -58,137 +86,176 @@ def update(
     source: str | None = None,
     cancel: threading.Event | None = None,
     progress: Callable[[str], Progress] | None = None,
+    force: bool = False,
+    bookmarked: Collection[str] = (),
+    step: Step | None = None,
 ) -> Change:
     """Bring ``venue``'s stored feed up to date from ``source`` (default: the site)."""
-    base = source or venue.base_url
-    remote = base.startswith(("https://", "http://"))
-    if not remote and not Path(base).expanduser().is_dir():
-        raise FeedError(f"--from {base}: neither an http(s):// URL nor a folder")
-    meta = store.read_meta(paths, venue)
+    base = resolve_source(source, venue)
+    step = step or (lambda _: None)
+    try:
+        wait = lambda: step(f"waiting for another update of {venue.key} to end")  # noqa: E731
+        with store.lock(paths, venue, cancel=cancel, waiting=wait):
+            step("locked")
+            store.clean(paths, venue)
+            return _update(venue, paths, base, cancel, progress, force, bookmarked, step)
+    except store.Busy as exc:
+        raise FeedError(f"{exc}; try again when it ends") from None
+
+
+def _get(
+    name: str, base: str, old: dict[str, str], kept: bool, paged: bool, **kw: Any
+) -> pages.Got:
+    """One file from the folder (conditional on a remote one when a copy is kept)."""
+    if not base.startswith(("https://", "http://")):
+        return pages.local_file(Path(base) / name)
+    url = base.rstrip("/") + "/" + name
+    etag = old.get("etag", "") if kept else ""
+    since = old.get("last_modified", "") if kept else ""
+    fetch = pages.remote_feed if paged else pages.remote_file
+    return fetch(url, base, etag=etag, last_modified=since, **kw)
+
+
+def _update(
+    venue: Venue,
+    paths: Paths,
+    base: str,
+    cancel: threading.Event | None,
+    progress: Callable[[str], Progress] | None,
+    force: bool,
+    bookmarked: Collection[str],
+    step: Step,
+) -> Change:
+    folder = store.current(paths, venue)
+    meta = store.read_meta(paths, venue, folder)
     names = [venue.feed_name] + ([venue.abstracts_name] if venue.year >= 2026 else [])
-    got: dict[str, bytes | None] = {}
-    validators: dict[str, dict[str, str]] = {}
+    stored = {n: store.read_stored(paths, venue, n, folder) for n in names}
+    known = meta.get("files", {}) if meta.get("base") == base else {}
+    deadline = time.monotonic() + deadline_seconds()
+    got: dict[str, pages.Got] = {}
     for name in names:
-        old = meta.get("files", {}).get(name, {}) if meta.get("base") == base else {}
-        stored = store.read_stored(paths, venue, name)
-        if remote:
-            url = base.rstrip("/") + "/" + name
-            on = progress(name) if progress else None
-            answer = fetch(url, etag=old.get("etag", "") if stored else "",
-                           last_modified=old.get("last_modified", "") if stored else "",
-                           cancel=cancel, progress=on)  # fmt: skip
-        else:
-            answer = _local(Path(base).expanduser() / name)
-        _check_type(answer, name)
-        unchanged = answer.body is None or answer.body == stored
-        got[name] = None if unchanged else answer.body
-        validators[name] = (
-            old
-            if answer.body is None
-            else {"etag": answer.etag, "last_modified": answer.last_modified}
-        )
-    new = {n: b if b is not None else store.read_stored(paths, venue, n) for n, b in got.items()}
-    feed, abstracts = _validate(venue, new)
-    before = _counts(venue, paths)
-    after = _papers(feed, abstracts)
-    downloaded = sum(len(b) for b in got.values() if b is not None)
-    changed = {n: _utf8(b, n) for n, b in got.items() if b is not None}
-    if changed or meta.get("base") != base:
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        store.save(paths, venue, changed, {"base": base, "updated": stamp, "files": validators})
-    return Change(
+        old = known.get(name, {}) if isinstance(known.get(name), dict) else {}
+        got[name] = _get(name, base, old, stored[name] is not None, name == venue.feed_name,
+                         cancel=cancel, progress=progress, deadline=deadline,
+                         step=step)  # fmt: skip
+        if got[name].body is not None:
+            checks.refuse_html(got[name].body or b"", got[name].content_type, name)
+        step(f"downloaded {name}")
+    files, checked = _checked(venue, base, stored, got, force)
+    step("checked")
+    before = _stored_papers(venue, stored)
+    after = changes.papers(checked.feed, checked.abstracts)
+    moved = changes.moved(before, after, bookmarked, venue)
+    unchanged = files == {n: b for n, b in stored.items() if b is not None}
+    summary = (
         venue, len(after), len(after.keys() - before.keys()), len(before.keys() - after.keys()),
-        sum(after.values()), sum(after.values()) - sum(before.values()), downloaded,
-        unchanged=not changed,
+        sum(s.described for s in after.values()),
+        sum(s.described for s in after.values()) - sum(s.described for s in before.values()),
+        sum(len(g.body) for g in got.values() if g.body is not None),
     )  # fmt: skip
-
-
-def _local(path: Path) -> Fetched:
-    """A file of a local ``--from`` folder, as if downloaded."""
-    try:
-        return Fetched(path.read_bytes(), content_type="application/json")
-    except FileNotFoundError:
-        raise FeedError(f"{path.name} is missing from {path.parent}") from None
-    except OSError as exc:
-        raise FeedError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _check_type(answer: Fetched, name: str) -> None:
-    """Refuse an HTML page (a bot check, an error page) before parsing anything."""
-    if answer.body is None:
-        return
-    head = answer.body.lstrip()[:64].lower()
-    if "html" in answer.content_type.lower() or head.startswith((b"<!doctype", b"<html", b"<")):
-        raise FeedError(
-            f"{name}: the server sent an HTML page, not the JSON feed "
-            "(a bot check or an error page)"
-        )
-
-
-def _utf8(body: bytes, name: str) -> str:
-    """The body as text; a feed is UTF-8 JSON."""
-    try:
-        return body.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise FeedError(f"{name} is not UTF-8 text") from exc
-
-
-def _validate(venue: Venue, files: dict[str, bytes | None]) -> tuple[Feed, dict[int, str]]:
-    """The feed and abstracts, checked whole: partial, broken or empty files are faults."""
-    body = files.get(venue.feed_name)
-    if body is None:
-        raise FeedError(f"{venue.feed_name}: nothing stored and nothing downloaded")
-    try:
-        feed = parse_feed(loads(_utf8(body, venue.feed_name)), venue.key)
-    except SourceError as exc:
-        raise FeedError(f"{venue.feed_name}: {exc} (cut short?)") from exc
-    if feed.count is not None and feed.count > feed.received:
-        raise FeedError(
-            f"{venue.feed_name} is partial: {feed.received:,} of {feed.count:,} records came"
-        )
-    if feed.skipped:
-        raise FeedError(f"{venue.feed_name}: {skipped_note(feed)}")
-    if not feed.rows:
-        raise FeedError(f"{venue.feed_name} holds no records")
-    abstracts: dict[int, str] = {}
-    if venue.abstracts_name in files:
-        raw = files[venue.abstracts_name]
-        if raw is None:
-            raise FeedError(f"{venue.abstracts_name}: nothing stored and nothing downloaded")
-        try:
-            data = loads(_utf8(raw, venue.abstracts_name))
-            abstracts = parse_abstracts(data)
-        except SourceError as exc:
-            raise FeedError(f"{venue.abstracts_name}: {exc}") from exc
-        if not abstracts:
-            raise FeedError(f"{venue.abstracts_name} is empty: no abstracts in it")
-    return feed, abstracts
-
-
-def _papers(feed: Feed, abstracts: dict[int, str]) -> dict[int, bool]:
-    """Each paper's id (its poster's event id) and whether it has an abstract."""
-    ids = {r.event_id for r in feed.rows}
-    out: dict[int, bool] = {}
-    for row in feed.rows:
-        poster = (
-            next((i for i in row.related if i in ids), None) if row.event_type == "Oral" else None
-        )
-        paper = poster if poster is not None else row.event_id
-        has = bool(row.paper.abstract_raw or abstracts.get(row.event_id))
-        out[paper] = out.get(paper, False) or has
-    return out
-
-
-def _counts(venue: Venue, paths: Paths) -> dict[int, bool]:
-    """The papers of the stored feed (empty when none is stored or it cannot be read)."""
-    files: dict[str, Any] = {
-        n: store.read_stored(paths, venue, n) for n in (venue.feed_name, venue.abstracts_name)
+    if unchanged and meta.get("base") == base:
+        return Change(*summary, unchanged=True, notes=tuple(checked.notes))
+    validators = {
+        n: _validators(known, n, g) for n, g in got.items() if n in files and not g.absent
     }
-    if files[venue.feed_name] is None:
+    new_meta = {
+        "base": base, "updated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "files": validators,
+        "added": sorted(after.keys() - before.keys()) if not unchanged else meta.get("added", []),
+        "removed": sorted(before.keys() - after.keys()) if not unchanged else [],
+        "moved": moved, "notes": checked.notes,
+    }  # fmt: skip
+    new = store.new_set(paths, venue)
+    for name, body in files.items():
+        step(f"writing {name}")
+        store.write_file(new, name, body)
+    step("writing meta.json")
+    store.commit(paths, venue, new, new_meta)
+    step("stored")
+    return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved))
+
+
+def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, str]:
+    """The ETag and Last-Modified to send next time (the kept ones after a 304)."""
+    if got.body is None:
+        old = known.get(name, {})
+        return old if isinstance(old, dict) else {}
+    return {"etag": got.etag, "last_modified": got.last_modified}
+
+
+def _checked(
+    venue: Venue,
+    base: str,
+    stored: dict[str, bytes | None],
+    got: dict[str, pages.Got],
+    force: bool,
+) -> tuple[dict[str, bytes], checks.Checked]:
+    """The files of the new set, checked; raises :class:`FeedError` for any fault."""
+    name = venue.feed_name
+    if got[name].absent:
+        raise FeedError(f"{name} is missing from {base}")
+    body = got[name].body if got[name].body is not None else stored[name]
+    if body is None:
+        raise FeedError(f"{name}: nothing stored and nothing downloaded")
+    checked = checks.check_feed(venue, body, stored=checks.record_count(stored[name]), force=force)
+    checked.notes[:0] = got[name].notes
+    files = {name: body}
+    if venue.year < 2026:
+        return files, checked
+    ids = {r.event_id for r in checked.feed.rows}
+    aname = venue.abstracts_name
+    a = got[aname]
+    abody = a.body if a.body is not None else (None if a.absent else stored[aname])
+    abstracts = checks.check_abstracts(venue, abody, ids) if abody is not None else {}
+    if abstracts:
+        checked.abstracts = abstracts
+        files[aname] = abody or b""
+        return files, checked
+    why = "not in the folder" if a.absent else "empty"
+    kept = stored[aname]
+    if kept is not None:
+        try:
+            checked.abstracts = checks.check_abstracts(venue, kept, ids)
+        except FeedError:
+            checked.abstracts = {}
+        files[aname] = kept
+        checked.notes.append(f"{aname} is {why}: the {len(checked.abstracts):,} abstracts "
+                             "stored before are kept")  # fmt: skip
+    else:
+        checked.notes.append(f"{aname} is {why}: the papers have no abstracts until it is "
+                             "published")  # fmt: skip
+    return files, checked
+
+
+def _stored_papers(venue: Venue, stored: dict[str, bytes | None]) -> dict[str, changes.State]:
+    """The papers of the stored set (empty when none is stored or it cannot be read)."""
+    body = stored.get(venue.feed_name)
+    if body is None:
         return {}
-    if venue.year < 2026 or files[venue.abstracts_name] is None:
-        files.pop(venue.abstracts_name)
     try:
-        return _papers(*_validate(venue, files))
+        checked = checks.check_feed(venue, body, stored=None, force=True)
+        raw = stored.get(venue.abstracts_name)
+        ids = {r.event_id for r in checked.feed.rows}
+        abstracts = checks.check_abstracts(venue, raw, ids) if raw is not None else {}
     except FeedError:
         return {}
+    return changes.papers(checked.feed, abstracts)
+
+
+def undo(venue: Venue, paths: Paths) -> str:
+    """Put back the set the last update replaced; one line saying which."""
+    try:
+        with store.lock(paths, venue, wait=30):
+            store.clean(paths, venue)
+            restored = store.undo(paths, venue)
+    except store.Busy as exc:
+        raise FeedError(f"{exc}; try again when it ends") from None
+    if restored is None:
+        raise FeedError("no earlier feed is kept to go back to")
+    meta = store.read_meta(paths, venue, restored)
+    count = checks.record_count(store.read_stored(paths, venue, venue.feed_name, restored))
+    return (
+        f"{venue.name}: the feed stored {meta.get('updated', '?')} from "
+        f"{meta.get('base', '?')} is back in use ({count or 0:,} records); "
+        "`paperscope update --undo` again goes back"
+    )

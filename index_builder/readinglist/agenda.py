@@ -99,7 +99,13 @@ def moment_from(day: str | None, at: str | None, zone: tzinfo, now: datetime) ->
 
 def _clock(text: str) -> time:
     hours, sep, minutes = text.strip().partition(":")
-    if not sep or not hours.isdigit() or not minutes.isdigit() or len(minutes) != 2:
+    if (
+        not sep
+        or not (hours + minutes).isascii()
+        or not hours.isdigit()
+        or not minutes.isdigit()
+        or len(minutes) != 2
+    ):
         raise ValueError(text)
     return time(int(hours), int(minutes))
 

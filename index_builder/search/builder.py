@@ -83,7 +83,14 @@ def _follow(stdout: IO[bytes], progress: Progress | None) -> bool:
         line = raw.decode("ascii", "replace").split()
         if line == ["ok"]:
             return True
-        if progress and len(line) == 2 and line[0].isdigit() and line[1].isdigit():
+        if (
+            progress
+            and len(line) == 2
+            and line[0].isascii()
+            and line[0].isdigit()
+            and line[1].isascii()
+            and line[1].isdigit()
+        ):
             progress(int(line[0]), int(line[1]))
     return False
 

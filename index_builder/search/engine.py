@@ -86,7 +86,9 @@ class SearchIndex(IndexStore):
         # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
         bookmarked = request.bookmarked
         marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
-        builder = QueryBuilder(searcher.reader(), self._vocab, marked)
+        # is:new: the papers the last ``paperscope update`` added (set by the owner).
+        new = {self.papers[self._by_id[i]].id for i in self.new_ids if i in self._by_id}
+        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new)
         built = builder.build(node)
         if built is None:
             return self._everything(request)

@@ -80,7 +80,12 @@ def clean_stale(index_dir: Path) -> list[Path]:
             if not entry.name.startswith(stem):
                 continue
             pid_text = entry.name[len(stem) :].split("-", 1)[0]
-            if pid_text.isdigit() and _pid_alive(int(pid_text)) and kind == ".tmp-":
+            if (
+                pid_text.isascii()
+                and pid_text.isdigit()
+                and _pid_alive(int(pid_text))
+                and kind == ".tmp-"
+            ):
                 continue
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)

@@ -92,6 +92,8 @@ class IndexStore:
         self.build_in_child = False
         """Build in a child process (:mod:`~index_builder.search.builder`) that a quitting
         app can kill at once; the app sets this, scripts and the CLI build in-process."""
+        self.new_ids: frozenset[str] = frozenset()
+        """Ids of the papers the last feed update added, for ``is:new`` (set by the owner)."""
 
     # -- freshness and building -------------------------------------------------------
 

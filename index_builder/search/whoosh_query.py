@@ -89,7 +89,7 @@ def _exact_value(field: str, text: str) -> str:
     if field == "venue":
         return venue_term(text)
     value = " ".join(words(text))
-    if field == "session" and value.isdigit():
+    if field == "session" and value.isascii() and value.isdigit():
         return f"poster session {value}"
     return value
 
@@ -97,10 +97,17 @@ def _exact_value(field: str, text: str) -> str:
 class QueryBuilder:
     """Turns a parsed query into a Whoosh query and collects the words to highlight."""
 
-    def __init__(self, reader: Any, vocab: Vocabulary, bookmarked: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        reader: Any,
+        vocab: Vocabulary,
+        bookmarked: Collection[str] = (),
+        new: Collection[str] = (),
+    ) -> None:
         self.reader = reader
         self.vocab = vocab
         self.bookmarked = bookmarked
+        self.new = new
         self.terms = MatchTerms()
         self._positive = False
 
@@ -133,8 +140,8 @@ class QueryBuilder:
         field = node.field
         if field in FLAG_FIELDS:
             value = normalize_day(node.text) if field == "day" else node.text.lower()
-            if field == "is" and value == "bookmarked":
-                ids = sorted(self.bookmarked)
+            if field == "is" and value in ("bookmarked", "new"):
+                ids = sorted(self.bookmarked if value == "bookmarked" else self.new)
                 return Q.Or([Q.Term("id", i) for i in ids]) if ids else Q.NullQuery
             return Q.Term(field, value)
         if field in EXACT_FIELDS:

@@ -161,7 +161,12 @@ def _event_id(value: Any) -> int | None:
     """An event id from an integer or a string of digits; anything else is no id."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
         return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 12:
+    if (
+        isinstance(value, str)
+        and value.strip().isascii()
+        and value.strip().isdigit()
+        and len(value.strip()) < 12
+    ):
         return int(value.strip())
     return None
 

@@ -98,7 +98,7 @@ def _table_row(record: list[str], where: dict[str, int]) -> TableRow | None:
         return record[i].strip() if i < width else ""
 
     event_id, title = cell("event_id"), cell("title")
-    if not event_id.isdigit() or not title:
+    if not (event_id.isascii() and event_id.isdigit()) or not title:
         return None
     paper = Paper(
         id="",

@@ -90,7 +90,7 @@ def clipboard_backend() -> str:
 def _feeds(ctx: Context) -> Iterator[str]:
     """The feeds ``paperscope update`` stored: venue, when, from where."""
     from index_builder import venues
-    from index_builder.feeds.store import read_meta, venue_dir
+    from index_builder.feeds.store import backup, read_meta, venue_dir
 
     stored = [v for v in venues.VENUES if venue_dir(ctx.paths, v).is_dir()]
     if not stored:
@@ -101,6 +101,10 @@ def _feeds(ctx: Context) -> Iterator[str]:
         meta = read_meta(ctx.paths, venue)
         when = meta.get("updated", "?")
         yield f"  {venue.key:<12} updated {when} from {meta.get('base', '?')}"
+        kept = backup(ctx.paths, venue)
+        if kept is not None:
+            older = read_meta(ctx.paths, venue, kept).get("updated", "?")
+            yield f"  {'':<12} the set of {older} is kept (paperscope update --undo)"
 
 
 def doctor_report(ctx: Context) -> Iterator[str]:

@@ -1,13 +1,18 @@
-"""``paperscope update [VENUE ...] [--from URL_OR_DIR]``: fetch the conferences' feeds.
+"""``paperscope update [VENUE ...] [--from URL_OR_DIR] [--force] [--undo]``: the official feeds.
 
-Downloads each venue's official feed (and abstracts file) into the data folder,
-with a progress bar on a terminal, and says what changed. Any fault is one line on
-stderr and exit status 1; what was stored before stays in use.
+Downloads each venue's official feed (every page of it) and abstracts file into the data
+folder, with a progress line on a terminal, and says what changed: papers added and
+removed, and the bookmarked papers whose session, room or time moved. Any fault is one
+line on stderr and exit status 1; what was stored before stays in use. ``--undo`` puts
+back the feed the last update replaced.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from typing import TextIO
 
 from index_builder import venues
 from tui.cli.common import add_subparser
@@ -34,6 +39,42 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="an http(s):// folder or a local folder holding the same file names "
         "(for a mirror, or files downloaded by hand behind a proxy)",
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="store a feed whose number of records is far from the stored one's",
+    )
+    p.add_argument(
+        "--undo",
+        action="store_true",
+        help="put back the feed the last update replaced (again: go back)",
+    )
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="say each step on stderr as it happens"
+    )
+
+
+class DownloadLine(ProgressBar):
+    """The progress bar, or a byte count and the seconds spent when the size is unknown."""
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        super().__init__(label, stream)
+        self.started = time.monotonic()
+        self._shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        """Report ``done`` bytes of ``total`` (0: unknown)."""
+        if total > 0:
+            super().__call__(done, total)
+            return
+        now = time.monotonic()
+        if not self.enabled or now - self._shown < 0.2:
+            return
+        self._shown = now
+        self._last = 0
+        spent = now - self.started
+        self.stream.write(f"\r{self.label} {done / 1e6:.1f} MB ({spent:.0f} s)\x1b[K")
+        self.stream.flush()
 
 
 def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
@@ -41,8 +82,11 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     # The HTTP stack is imported by the one command that downloads, not by every command.
     from index_builder.feeds.download import Cancelled, FeedError
     from index_builder.feeds.store import venue_dir
-    from index_builder.feeds.update import update
+    from index_builder.feeds.update import undo, update
 
+    if args.base is not None and not args.base.strip():
+        error("update: --from needs an http(s):// folder or a local folder, not ''")
+        return 2
     chosen = []
     for key in args.venues or [venues.DEFAULT.key]:
         venue = venues.venue(key)
@@ -54,14 +98,25 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     bars: list[ProgressBar] = []
 
     def progress(name: str) -> ProgressBar:
-        bar = ProgressBar(f"Downloading {name}")
+        bar = DownloadLine(f"Downloading {name}")
         bars.append(bar)
         return bar
 
     status = 0
     for venue in chosen:
+
+        def step(what: str, key: str = venue.key) -> None:
+            if args.verbose or what.startswith("waiting"):
+                sys.stderr.write(f"{key}: {what}\n")
+                sys.stderr.flush()
+
         try:
-            change = update(venue, ctx.paths, source=args.base, progress=progress)
+            if args.undo:
+                echo(undo(venue, ctx.paths))
+                continue
+            change = update(venue, ctx.paths, source=args.base, progress=progress,
+                            force=args.force, bookmarked=_bookmarked(ctx),
+                            step=step)  # fmt: skip
         except Cancelled:
             raise KeyboardInterrupt from None
         except FeedError as exc:
@@ -71,9 +126,18 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             continue
         _finish(bars)
         echo(change.summary())
+        for line in change.details():
+            echo(f"  {line}")
         if not change.unchanged:
             echo(f"  stored in {venue_dir(ctx.paths, venue)}")
     return status
+
+
+def _bookmarked(ctx: Context) -> frozenset[str]:
+    """The reading list's ids (none when it cannot be read: the update goes on)."""
+    from tui.cli.records import bookmarked_ids
+
+    return bookmarked_ids(ctx)
 
 
 def _finish(bars: list[ProgressBar]) -> None:

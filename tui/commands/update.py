@@ -10,6 +10,7 @@ stored data stays in use. Quitting sets ``cancel``, which stops a download at on
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from index_builder.catalogue.load import Catalogue
+    from index_builder.feeds.update import Change
     from index_builder.search.engine import SearchIndex
     from tui.shared.context import Context
 
@@ -61,12 +63,22 @@ def update_in_worker(
         app.call_from_thread(show_state, state, (done, total) if total else None)
 
     def downloading(name: str) -> Callable[[int, int], None]:
-        return lambda done, total: show(f"downloading {name}", done, total or done)
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            # At most ten redraws a second: each waits for the event loop.
+            if time.monotonic() - last[0] < 0.1 and done != total:
+                return
+            last[0] = time.monotonic()
+            show(f"downloading {name} {done / 1e6:.1f} MB", done, total or done)
+
+        return report
 
     # From where the last ``paperscope update --from`` took it, else the site itself.
     source = read_meta(ctx.paths, DEFAULT).get("base") or None
     try:
-        change = update(DEFAULT, ctx.paths, source=source, cancel=cancel, progress=downloading)
+        change = update(DEFAULT, ctx.paths, source=source, cancel=cancel, progress=downloading,
+                        bookmarked=_bookmarked(ctx))  # fmt: skip
     except Cancelled:
         return
     except FeedError as exc:
@@ -75,15 +87,51 @@ def update_in_worker(
             app.notify, f"{exc}; the stored data is unchanged", title="Update", severity="error"
         )
         return
-    app.call_from_thread(app.notify, change.summary(), title="Update")
-    if change.unchanged:
-        show("index ready")
-        return
-    show("loading the new papers")
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
+    # Another update (``paperscope update`` in a shell) may have stored what is not shown yet.
+    if change.unchanged and catalogue.fingerprint == ctx.catalogue().fingerprint:
+        app.call_from_thread(app.notify, change.summary(), title="Update")
+        show("index ready")
+        return
+    _tell(app, ctx, change)
+    show("loading the new papers")
     index = fresh.index()
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))
     if not cancel.is_set():
         app.call_from_thread(adopt, fresh)
         app.call_from_thread(swap_in, fresh.index, catalogue, index, notice)
+
+
+def _bookmarked(ctx: Context) -> frozenset[str]:
+    """The reading list's ids, read in this thread (none when it cannot be read)."""
+    from index_builder.readinglist.store import ReadingList
+
+    if not ctx.paths.reading_list.exists():
+        return frozenset()
+    try:
+        with ReadingList(ctx.paths.reading_list) as store:
+            return store.ids()
+    except Exception:  # the update goes on; moved bookmarks are then not listed
+        return frozenset()
+
+
+def _tell(app: App[int], ctx: Context, change: Change) -> None:
+    """Say what the update did (what another update stored, when this one found nothing)."""
+    from index_builder.feeds.changes import mark_seen
+
+    if change.unchanged:
+        text = f"{change.venue.name}: the feed stored by an earlier update is now shown"
+    else:
+        text = "\n".join([change.summary(), *change.details()[:10]])
+        mark_seen(ctx.paths, change.venue.key)
+    app.call_from_thread(app.notify, text, title="Update", timeout=12)
+
+
+def show_news(app: App[int], ctx: Context) -> None:
+    """Show, once, what the last update of each venue changed (run in a thread worker)."""
+    from index_builder.feeds.changes import mark_seen, unseen
+
+    for key, message in unseen(ctx.paths):
+        app.call_from_thread(app.notify, message, title="Since the last update", timeout=15)
+        mark_seen(ctx.paths, key)

@@ -95,4 +95,7 @@ class Context:
             cat = self.catalogue()
             self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)
             self._index.build_in_child = self.build_in_child
+            from index_builder.feeds.store import added_ids
+
+            self._index.new_ids = added_ids(self.paths)
         return self._index

@@ -105,10 +105,6 @@ def _broken(kind: str) -> dict[str, Answer]:
         files[ICML_FEED] = Answer(body[: len(body) // 2], declared_length=len(body))
     elif kind == "partial":
         files[ICML_FEED] = Answer(json.dumps({**feed, "count": 6796}).encode())
-    elif kind == "no-abstracts":
-        del files[ICML_ABSTRACTS]
-    elif kind == "empty-abstracts":
-        files[ICML_ABSTRACTS] = Answer(b"{}")
     elif kind == "abstracts-not-object":
         files[ICML_ABSTRACTS] = Answer(json.dumps(list(abstracts.values())).encode())
     elif kind in ("no-id", "no-name"):
@@ -127,8 +123,6 @@ FAULTS = {
     "truncated": "not valid JSON",
     "cut-connection": "broke off",
     "partial": "partial: 40 of 6,796 records came",
-    "no-abstracts": "answered 404",
-    "empty-abstracts": "is empty",
     "abstracts-not-object": "not a JSON object",
     "no-id": "1 of 40 records skipped (1 no id)",
     "no-name": "1 of 40 records skipped (1 no name)",

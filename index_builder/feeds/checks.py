@@ -1,0 +1,142 @@
+"""Is this plausibly the venue's feed? The checks a download passes before it is stored.
+
+A feed must be a whole document (a ``results`` list, a whole-number ``count`` that its
+records reach, no ``next`` page left over), hold no record that cannot be read, at most
+:data:`~index_builder.feeds.pages.MAX_RECORDS` records, and (unless forced) between half
+and twice the records stored before. An abstracts file must map event ids (ASCII
+digits) to text, and at least half of its ids must name an event of the feed.
+Every refusal is a :class:`FeedError` of one line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from index_builder.feeds.download import FeedError
+from index_builder.feeds.pages import MAX_RECORDS, whole_count
+from index_builder.sources.feed import Feed, loads, parse_abstracts, parse_feed, skipped_note
+from index_builder.sources.types import SourceError
+from index_builder.venues import Venue
+
+FORCE_HINT = "--force stores it anyway"
+
+
+@dataclass(slots=True)
+class Checked:
+    """A feed that passed, its abstracts, and notes for the user."""
+
+    feed: Feed
+    abstracts: dict[int, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def refuse_html(body: bytes, content_type: str, name: str) -> None:
+    """Refuse an HTML page (a bot check, an error page) before parsing anything."""
+    head = body.lstrip()[:64].lower()
+    if "html" in content_type.lower() or head.startswith(b"<"):
+        raise FeedError(
+            f"{name}: the server sent an HTML page, not the JSON feed "
+            "(a bot check or an error page)"
+        )
+
+
+def text_of(body: bytes, name: str) -> str:
+    """The body as text; a feed is UTF-8 JSON."""
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FeedError(f"{name} is not UTF-8 text") from None
+
+
+def _json(body: bytes, name: str) -> Any:
+    try:
+        return loads(text_of(body, name))
+    except SourceError as exc:
+        raise FeedError(f"{name}: {exc} (cut short?)") from exc
+
+
+def record_count(body: bytes | None) -> int | None:
+    """How many records a stored feed holds (``None`` when it cannot be read)."""
+    if body is None:
+        return None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    results = data.get("results") if isinstance(data, dict) else None
+    return len(results) if isinstance(results, list) else None
+
+
+def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) -> Checked:
+    """The feed in ``body``, checked whole (see the module doc)."""
+    name = venue.feed_name
+    data = _json(body, name)
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise FeedError(f'{name}: not a conference feed (no "results" list)')
+    count, results = data.get("count"), data["results"]
+    if not isinstance(count, int) or not whole_count(count):
+        shown = "missing" if "count" not in data else json.dumps(count)[:20]
+        raise FeedError(f'{name}: no whole-number "count" ({shown}): not the venue\'s feed; '
+                        "refused")  # fmt: skip
+    if data.get("next") not in (None, ""):
+        raise FeedError(f"{name} is one page of a paged feed ({len(results):,} of {count:,} "
+                        "records); give the site's folder so every page is fetched")  # fmt: skip
+    if max(count, len(results)) > MAX_RECORDS:
+        raise FeedError(f"{name}: {max(count, len(results)):,} records, more than the "
+                        f"{MAX_RECORDS:,} a venue may have; refused")  # fmt: skip
+    try:
+        feed = parse_feed(data, venue.key)
+    except SourceError as exc:
+        raise FeedError(f"{name}: {exc}") from exc
+    if count > feed.received:
+        raise FeedError(f"{name} is partial: {feed.received:,} of {count:,} records came")
+    if feed.skipped:
+        raise FeedError(f"{name}: {skipped_note(feed)}")
+    if not feed.rows:
+        raise FeedError(f"{name} holds no records")
+    if stored and not force and not stored / 2 <= feed.received <= stored * 2:
+        raise FeedError(f"{name} holds {feed.received:,} records where {stored:,} are stored: "
+                        f"not plausibly the same venue's feed; {FORCE_HINT}")  # fmt: skip
+    out = Checked(feed)
+    twice = Counter(r.event_id for r in feed.rows)
+    repeated = sorted(i for i, n in twice.items() if n > 1)
+    if repeated:
+        shown = ", ".join(map(str, repeated[:5])) + (", …" if len(repeated) > 5 else "")
+        extra = sum(twice[i] - 1 for i in repeated)
+        out.notes.append(f"{name}: {extra:,} record(s) repeat the id of an earlier one "
+                         f"({shown}); the first of each is used")  # fmt: skip
+    return out
+
+
+def _ascii_id(key: str) -> int | None:
+    text = key.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
+
+
+def check_abstracts(venue: Venue, body: bytes, ids: set[int]) -> dict[int, str]:
+    """The abstracts in ``body`` (``{}`` for an empty file), checked against the feed's ids."""
+    name = venue.abstracts_name
+    data = _json(body, name)
+    if not isinstance(data, dict):
+        raise FeedError(f"{name}: {_not_object()}")
+    if not data:
+        return {}
+    odd = sum(1 for v in data.values() if not (isinstance(v, str) or v is None))
+    if odd:
+        raise FeedError(f"{name}: {odd:,} of {len(data):,} values are not text: "
+                        "not the venue's abstracts; refused")  # fmt: skip
+    matched = sum(1 for k in data if _ascii_id(k) in ids)
+    if matched * 2 < len(data):
+        raise FeedError(f"{name}: only {matched:,} of {len(data):,} of its ids name an event "
+                        "of the feed: not the venue's abstracts; refused")  # fmt: skip
+    try:
+        return parse_abstracts(data)
+    except SourceError as exc:
+        raise FeedError(f"{name}: {exc}") from exc
+
+
+def _not_object() -> str:
+    return "the abstracts file is not a JSON object of id: abstract"

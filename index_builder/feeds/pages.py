@@ -1,0 +1,188 @@
+"""Getting one feed file whole: from a site (every page of a paged feed) or a local folder.
+
+A site's feed is a page, ``{"count": N, "next": URL, "previous": URL, "results": [...]}``.
+:func:`remote_feed` follows ``next`` on the folder's own origin only (its scheme, host
+and port; an ``http://`` link to the host of an ``https://`` folder is upgraded), at
+most :data:`MAX_PAGES` pages, never a page twice, every page stating the same whole
+number ``count``; the pages' records are put together into one document. Only the first
+page's request is conditional: a 304 means the whole feed is unchanged.
+:func:`local_file` reads a ``--from`` folder's file as ``--source`` files are read:
+regular files only, at most :data:`~index_builder.feeds.download.MAX_BYTES`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from index_builder.feeds import download
+from index_builder.feeds.download import FeedError, Fetched, Progress, fetch
+from index_builder.sources.feed import loads
+from index_builder.sources.files import read_regular_file
+from index_builder.sources.types import SourceError
+
+MAX_PAGES = 100
+MAX_RECORDS = 100_000
+"""The most records one venue's feed may hold (ICML 2026 has 6,796)."""
+_DEFAULT_PORT = {"http": 80, "https": 443}
+
+
+@dataclass(frozen=True, slots=True)
+class Got:
+    """One file as it came: ``body`` is ``None`` when unchanged (304) or ``absent``."""
+
+    body: bytes | None
+    etag: str = ""
+    last_modified: str = ""
+    content_type: str = "application/json"
+    absent: bool = False
+    pages: int = 1
+    notes: tuple[str, ...] = field(default=())
+
+
+def whole_count(value: Any) -> bool:
+    """True for a JSON whole number (``50``; not ``"50"``, ``50.0`` or ``true``)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _origin(url: str) -> tuple[str, str, int]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or _DEFAULT_PORT.get(scheme, 0)
+
+
+def next_page(link: Any, page_url: str, folder: str, name: str) -> str:
+    """The URL ``next`` names, on the folder's origin; :class:`FeedError` for any other."""
+    if not isinstance(link, str) or not link.strip():
+        raise FeedError(f"{name}: its next page is not a URL ({str(link)[:40]!r}); refused")
+    url = urljoin(page_url, link.strip())
+    scheme, host, port = _origin(url)
+    home = _origin(folder)
+    if scheme == "http" and home[0] == "https" and host == home[1] and port in (80, home[2]):
+        parts = urlsplit(url)
+        url = urlunsplit(("https", urlsplit(folder).netloc, parts.path, parts.query, ""))
+    elif (scheme, host, port) != home:
+        shown = url if len(url) <= 80 else url[:77] + "..."
+        raise FeedError(f"{name}: its next page {shown} is not on {home[1]}; refused")
+    return url
+
+
+def _page(body: bytes, name: str, number: int) -> dict[str, Any]:
+    """One page's top level, checked: an object with a ``results`` list."""
+    try:
+        data = loads(body.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise FeedError(f"{name} is not UTF-8 text") from None
+    except SourceError as exc:
+        where = f" (page {number})" if number > 1 else ""
+        raise FeedError(f"{name}{where}: {exc} (cut short?)") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise FeedError(f'{name}: not a conference feed (no "results" list)')
+    return data
+
+
+def remote_feed(
+    url: str,
+    folder: str,
+    *,
+    etag: str,
+    last_modified: str,
+    cancel: threading.Event | None,
+    progress: Callable[[str], Progress] | None,
+    deadline: float,
+    step: Callable[[str], None],
+) -> Got:
+    """The feed at ``url`` with all its pages (see the module doc)."""
+    name = url.rsplit("/", 1)[-1]
+    allow_http = folder.startswith("http://")
+
+    def get(page_url: str, number: int, used: int, etag: str = "", since: str = "") -> Fetched:
+        label = name if number == 1 else f"{name} (page {number})"
+        on = progress(label) if progress else None
+        step(f"downloading {label}")
+        return fetch(page_url, cancel=cancel, progress=on, deadline=deadline,
+                     allow_http=allow_http, max_bytes=download.MAX_BYTES - used,
+                     etag=etag, last_modified=since)  # fmt: skip
+
+    first = get(url, 1, 0, etag, last_modified)
+    if first.body is None:
+        return Got(None)
+    head = first.body.lstrip()[:64].lower()
+    if "html" in first.content_type.lower() or head.startswith(b"<"):
+        return Got(first.body, content_type=first.content_type)  # refused by the checks
+    data = _page(first.body, name, 1)
+    if data.get("next") in (None, ""):
+        return Got(first.body, first.etag, first.last_modified, first.content_type)
+    count = data.get("count")
+    if not whole_count(count):
+        raise FeedError(f'{name}: a paged feed without a whole-number "count" '
+                        f"({json.dumps(count)[:20]}); refused")  # fmt: skip
+    results: list[Any] = list(data["results"])
+    seen = {url}
+    used = len(first.body)
+    page_url = url
+    while data.get("next") not in (None, ""):
+        page_url = next_page(data.get("next"), page_url, folder, name)
+        if page_url in seen:
+            raise FeedError(f"{name}: its pages loop back to one already fetched; refused")
+        if len(seen) >= MAX_PAGES:
+            raise FeedError(f"{name}: more than {MAX_PAGES} pages; refused")
+        seen.add(page_url)
+        answer = get(page_url, len(seen), used)
+        body = answer.body or b""
+        used += len(body)
+        data = _page(body, name, len(seen))
+        if data.get("count") != count:
+            raise FeedError(f"{name}: its count changed while its pages were fetched "
+                            f"({count:,}, then {json.dumps(data.get('count'))[:20]}); "
+                            "try again")  # fmt: skip
+        results.extend(data["results"])
+        if len(results) > MAX_RECORDS:
+            raise FeedError(f"{name}: more than {MAX_RECORDS:,} records; refused")
+    merged = {"count": count, "next": None, "previous": None, "results": results}
+    body = json.dumps(merged, ensure_ascii=False).encode("utf-8")
+    note = f"{name} came in {len(seen)} pages"
+    return Got(body, first.etag, first.last_modified, pages=len(seen), notes=(note,))
+
+
+def remote_file(
+    url: str,
+    folder: str,
+    *,
+    etag: str,
+    last_modified: str,
+    cancel: threading.Event | None,
+    progress: Callable[[str], Progress] | None,
+    deadline: float,
+    step: Callable[[str], None],
+) -> Got:
+    """A file that is not paged (the abstracts); ``absent`` when the site has none (404)."""
+    name = url.rsplit("/", 1)[-1]
+    step(f"downloading {name}")
+    try:
+        answer = fetch(url, etag=etag, last_modified=last_modified, cancel=cancel,
+                       progress=progress(name) if progress else None, deadline=deadline,
+                       allow_http=folder.startswith("http://"))  # fmt: skip
+    except download.Missing:
+        return Got(None, absent=True)
+    return Got(answer.body, answer.etag, answer.last_modified, answer.content_type)
+
+
+def local_file(path: Path) -> Got:
+    """A file of a local ``--from`` folder, as if downloaded (``absent`` when missing)."""
+    try:
+        body = read_regular_file(path, download.MAX_BYTES)
+    except FileNotFoundError:
+        return Got(None, absent=True)
+    except OSError as exc:
+        raise FeedError(f"{path}: {exc.strerror or exc}; refused") from None
+    return Got(body)

@@ -1,0 +1,106 @@
+"""Hostile inputs of ``paperscope update``, run as a process: local ``--from`` files that are
+not regular files or too big (issue 29.13), a server that trickles (29.14), ids of
+non-ASCII digits (29.15) and an empty ``--from`` (29.17).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from tests.helpers.faults import paperscope, run
+from tests.helpers.feed_cli import one_line_error, stored, update_cli
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
+from tests.helpers.feed_server import Answer, serve
+from tests.helpers.tmux import TmuxServer
+from tests.helpers.waiting import wait_until
+
+
+def local_folder(tmp_path: Path) -> Path:
+    feed, abstracts = small_feed()
+    folder = tmp_path / "by-hand"
+    folder.mkdir()
+    (folder / ICML_FEED).write_text(json.dumps(feed))
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts))
+    return folder
+
+
+def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path) -> None:
+    folder = local_folder(tmp_path)
+    (folder / ICML_FEED).unlink()
+    os.mkfifo(folder / ICML_FEED)
+    started = time.monotonic()
+    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
+                   "not a regular file (a named pipe)")  # fmt: skip
+    (folder / ICML_FEED).unlink()
+    (folder / ICML_FEED).symlink_to("/dev/zero")
+    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
+                   "not a regular file (a device)")  # fmt: skip
+    (folder / ICML_FEED).unlink()
+    with (folder / ICML_FEED).open("wb") as big:
+        big.truncate(73 * 1024 * 1024)
+    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
+                   "larger than 64 MB")  # fmt: skip
+    assert time.monotonic() - started < 25 and stored(tmp_path / "home") == {}
+
+
+def test_a_server_sending_a_byte_a_second_meets_the_deadline(tmp_path: Path) -> None:
+    files = good_files()
+    files[ICML_FEED] = Answer(files[ICML_FEED].body, trickle=1.0)
+    with serve(files) as site:
+        started = time.monotonic()
+        done = update_cli(tmp_path, "--from", site.url, timeout=60,
+                          env={"PAPERSCOPE_DOWNLOAD_DEADLINE": "3"})  # fmt: skip
+        spent = time.monotonic() - started
+    one_line_error(done, "was not done within the 3 s allowed")
+    assert spent < 20 and stored(tmp_path) == {}
+
+
+def test_a_slow_download_shows_a_progress_line_on_a_terminal(tmp_path: Path) -> None:
+    files = good_files()
+    files[ICML_FEED] = Answer(files[ICML_FEED].body, trickle=0.3, declared_length=-1)
+    with serve(files) as site, TmuxServer() as tmux:
+        command = " ".join(paperscope("update", "--from", site.url))
+        tmux("new-session", "-d", "-x", "120", "-y", "36", "-e", f"PAPERSCOPE_HOME={tmp_path}",
+             "-e", "PAPERSCOPE_DOWNLOAD_DEADLINE=4", f"{command}; sleep 30")  # fmt: skip
+        shown = wait_until(lambda: f"Downloading {ICML_FEED} 0.0 MB (" in tmux.capture("0"))
+        screen = tmux.capture("0")
+        ended = wait_until(lambda: "was not done within" in tmux.capture("0"), timeout=30)
+    assert shown and ended, screen
+
+
+def _with_id(feed: dict, value: object, abstracts: dict[str, str], key: str) -> tuple[str, str]:
+    results = [dict(r) for r in feed["results"]]
+    results[3]["id"] = value
+    return json.dumps({**feed, "results": results}), json.dumps({**abstracts, key: "text"})
+
+
+def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path) -> None:
+    feed, abstracts = small_feed()
+    with serve() as site:
+        body, marked = _with_id(feed, "6439²", abstracts, "6439²")
+        site.files.update({ICML_FEED: Answer(body.encode()),
+                           ICML_ABSTRACTS: Answer(marked.encode())})  # fmt: skip
+        one_line_error(update_cli(tmp_path, "--from", site.url), "1 no id")
+        # An abstracts key of such digits alone names no event: the rest is stored.
+        site.files[ICML_FEED] = good_files()[ICML_FEED]
+        done = update_cli(tmp_path, "--from", site.url)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    source = tmp_path / ICML_FEED
+    source.write_text(body)
+    searched = run(tmp_path / "home", paperscope("search", "--source", str(source), "learning"))
+    assert searched.returncode == 0 and "Traceback" not in searched.stderr, searched.stderr
+    table = tmp_path / "table.csv"
+    table.write_text("event_id,event_type,title\n6439²,Poster,A paper\n6440,Poster,Another\n")
+    for argv in (["search", "--no-bundled", "--source", str(table), "paper"],
+                 ["agenda", "--day", "2026-07-08", "--at", "1²:30"]):  # fmt: skip
+        done = run(tmp_path / "home", paperscope(*argv))
+        assert "Traceback" not in done.stderr and done.returncode in (0, 1, 2), done.stderr
+
+
+def test_an_empty_from_is_a_usage_error(tmp_path: Path) -> None:
+    done = update_cli(tmp_path, "--from", "")
+    assert done.returncode == 2 and "--from needs" in done.stderr
+    assert "Traceback" not in done.stderr and stored(tmp_path) == {}

@@ -1,0 +1,124 @@
+"""The feed, its abstracts and ``meta.json`` are one unit (issue 29.12): one lock per venue,
+a new set swapped in whole, kill -9 at any step leaves the old or the new set, and what a
+killed update left is cleaned by the next one. Real processes against 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from tests.helpers.faults import paperscope
+from tests.helpers.feed_cli import feeds, pair, update_cli
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
+from tests.helpers.feed_server import Answer, serve
+from tests.helpers.waiting import wait_until
+
+
+def files_of(first: int, last: int, tag: str) -> dict[str, Answer]:
+    """Records ``first:last`` of the ICML feed and their abstracts (text marked with ``tag``)."""
+    results = icml_feed()["results"][first:last]
+    ids = {str(r["id"]) for r in results}
+    abstracts = {k: f"{tag} {v}" for k, v in icml_abstracts().items() if k in ids}
+    feed = {"count": len(results), "next": None, "previous": None, "results": results}
+    return {
+        ICML_FEED: Answer(json.dumps(feed).encode(), etag=f'"{tag}f"'),
+        ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode(), etag=f'"{tag}a"'),
+    }
+
+
+def bodies(files: dict[str, Answer]) -> tuple[bytes, bytes]:
+    return files[ICML_FEED].body, files[ICML_ABSTRACTS].body
+
+
+def start(home: Path, url: str) -> subprocess.Popen[str]:
+    """``paperscope update -v --from URL`` running, its steps readable on stderr."""
+    env = {**os.environ, HOME_ENV: str(home)}
+    return subprocess.Popen(paperscope("update", "-v", "--from", url), env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+
+
+def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
+    old, mine = files_of(0, 40, "old"), files_of(0, 40, "mine")
+    mine[ICML_FEED] = old[ICML_FEED]  # unchanged: answered 304
+    hold = threading.Event()
+    mine[ICML_ABSTRACTS].hold = hold
+    theirs = files_of(40, 80, "theirs")
+    with serve(old) as first, serve(theirs) as second:
+        assert update_cli(tmp_path, "--from", first.url).returncode == 0
+        first.files.update(mine)
+        slow = start(tmp_path, first.url)
+        assert wait_until(lambda: any(ICML_ABSTRACTS in p for p, _ in first.requests[2:]))
+        fast = start(tmp_path, second.url)
+        time.sleep(1.5)  # time for the second update to finish, were there no lock
+        hold.set()
+        outs = [slow.communicate(timeout=60), fast.communicate(timeout=60)]
+    assert slow.returncode == 0 and fast.returncode == 0, outs
+    assert "icml2026: waiting for another update of icml2026 to end" in outs[1][1]
+    assert pair(tmp_path) == bodies(theirs)
+
+
+STEPS = [
+    "locked",
+    f"downloading {ICML_ABSTRACTS}",
+    "checked",
+    f"writing {ICML_FEED}",
+    f"writing {ICML_ABSTRACTS}",
+    "writing meta.json",
+    "stored",
+]
+
+
+@pytest.mark.parametrize("moment", STEPS)
+def test_kill_9_at_any_step_leaves_one_whole_set_and_the_next_update_cleans(
+    tmp_path: Path, moment: str
+) -> None:
+    old, new = files_of(0, 3000, "old"), files_of(0, 4000, "new")
+    with serve(old) as site:
+        assert update_cli(tmp_path, "--from", site.url).returncode == 0
+        site.files.update(new)
+        update = start(tmp_path, site.url)
+        assert update.stderr is not None
+        seen = []
+        for line in update.stderr:
+            seen.append(line.strip())
+            if line.strip() == f"icml2026: {moment}":
+                update.send_signal(signal.SIGKILL)
+                break
+        update.wait(30)
+        # After its last step the update may end before the signal lands.
+        ended = (-signal.SIGKILL, 0) if moment == "stored" else (-signal.SIGKILL,)
+        assert update.returncode in ended, seen
+        assert pair(tmp_path) in (bodies(old), bodies(new))
+        json.loads((feeds(tmp_path) / "icml2026" / "meta.json").read_text())
+        again = update_cli(tmp_path, "--from", site.url)
+    assert again.returncode == 0, again.stderr
+    assert pair(tmp_path) == bodies(new)
+    left = sorted(p.name for p in (feeds(tmp_path) / ".icml2026").iterdir())
+    assert len(left) <= 3 and not [n for n in left if not n.isdigit() and n != "lock"], left
+    assert not [p for p in feeds(tmp_path).iterdir() if p.name.endswith(".swap")]
+
+
+def test_a_feed_stored_by_an_older_version_is_kept_as_the_backup(tmp_path: Path) -> None:
+    old, new = files_of(0, 40, "old"), files_of(0, 50, "new")
+    legacy = feeds(tmp_path) / "icml2026"
+    legacy.mkdir(parents=True)
+    for name, answer in old.items():
+        (legacy / name).write_bytes(answer.body)
+    (legacy / "meta.json").write_text('{"base": "https://icml.cc/static/virtual/data/"}')
+    (legacy / f".{ICML_FEED}.abcd.tmp").write_bytes(b"x" * 1000)  # a killed write's leftover
+    with serve(new) as site:
+        done = update_cli(tmp_path, "--from", site.url)
+    assert done.returncode == 0, done.stderr
+    assert pair(tmp_path) == bodies(new) and legacy.is_symlink()
+    assert not list(feeds(tmp_path).rglob("*.tmp"))
+    assert update_cli(tmp_path, "--undo").returncode == 0
+    assert pair(tmp_path) == bodies(old)
