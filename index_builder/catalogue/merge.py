@@ -46,9 +46,10 @@ from index_builder.catalogue.official import (
     venue_name,
 )
 from index_builder.catalogue.order import display_key as _display_key
-from index_builder.catalogue.paper_rows import TablePaper, is_talk, merge_tables, oral_row
+from index_builder.catalogue.paper_rows import TablePaper, merge_tables
 from index_builder.model import Event, Paper
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
+from index_builder.sources.row_keys import is_talk, oral_row
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
 from index_builder.text import render as text
 

@@ -9,12 +9,12 @@ should a feed list two posters for one paper); each other row's id becomes an al
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from index_builder.catalogue.official import add_talk, combine, namespace
 from index_builder.sources.records import normalized
+from index_builder.sources.row_keys import is_talk, oral_row, row_keys
 from index_builder.sources.types import SourceData, TableRow
 
 
@@ -75,30 +75,13 @@ def merge_tables(
     return list({id(p): p for p in papers.values()}.values())
 
 
-def is_talk(row: TableRow) -> bool:
-    """True for a talk's row (an oral, a feed's spotlight), false for a poster's."""
-    kind = row.event_type.lower()
-    return kind == "oral" or (bool(row.venue_key) and kind not in ("poster", ""))
-
-
-def oral_row(row: TableRow) -> bool:
-    """True for an oral's row."""
-    return row.event_type.lower() == "oral"
-
-
-_FORUM = re.compile(r"openreview\.net/forum\?(?:[^#\s]*&)?id=([^&#/\s]+)")
 Key = tuple[str, str, str]
 
 
 def paper_keys(row: TableRow) -> list[Key]:
     """What ties a row to the other rows of its paper: its feed ``uid``, its forum id."""
-    ns, keys = namespace(row), []
-    if row.uid:
-        keys.append((ns, "uid", row.uid.lower()))
-    found = _FORUM.search(row.paper.openreview_url)
-    if found:
-        keys.append((ns, "forum", found[1]))
-    return keys
+    ns = namespace(row)
+    return [(ns, kind, value) for kind, value in row_keys(row)]
 
 
 def _one_per_paper(

@@ -5,7 +5,8 @@ The lines are kept in the new set's ``meta.json``; :func:`unseen` gives them to 
 which shows each set's once (:func:`mark_seen`).
 
 Papers are named by their catalogue id (a poster's event id; ``neurips2025:119718``
-for other venues); an Oral row whose poster is in the feed belongs to that paper.
+for other venues); rows of one paper (its poster, an oral's or a spotlight's talk) are
+grouped by the rules the catalogue uses (:mod:`index_builder.sources.row_keys`).
 Times are compared as instants (a feed mixes offsets) and shown in the venue's zone.
 """
 
@@ -21,6 +22,8 @@ from index_builder.atomic import write_atomic
 from index_builder.feeds import store
 from index_builder.paths import Paths
 from index_builder.sources.feed import Feed
+from index_builder.sources.records import normalized
+from index_builder.sources.row_keys import is_talk, row_keys
 from index_builder.sources.types import TableRow
 from index_builder.venues import Venue
 
@@ -59,14 +62,39 @@ def _instant(text: str) -> datetime | None:
     return moment if moment.tzinfo is not None else None
 
 
-def papers(feed: Feed, abstracts: dict[int, str]) -> dict[str, State]:
-    """Every paper of a feed by id."""
-    ids = {r.event_id for r in feed.rows}
-    out: dict[str, State] = {}
+def _owners(feed: Feed) -> dict[int, int | None]:
+    """For each row's event id, the event id of the poster whose paper it belongs to.
+
+    Rows of one paper share a ``uid``, an OpenReview forum, a ``related_events_ids`` link
+    or (a talk with none of those) the title; the poster with the lowest id stands for it.
+    ``None`` for a row with no poster in the feed: it is a paper of its own.
+    """
+    owner: dict[int, int | None] = {}
+    keyed: dict[tuple[str, str], int] = {}
+    titles: dict[str, int] = {}
+    posters = sorted((r for r in feed.rows if not is_talk(r)), key=lambda r: r.event_id)
+    for row in posters:
+        found = next((keyed[k] for k in row_keys(row) if k in keyed), None)
+        owner[row.event_id] = found
+        paper = row.event_id if found is None else found
+        keyed.update((k, paper) for k in row_keys(row) if k not in keyed)
+        titles.setdefault(normalized(row.paper.title_raw), paper)
     for row in feed.rows:
-        poster = (
-            next((i for i in row.related if i in ids), None) if row.event_type == "Oral" else None
-        )
+        if not is_talk(row):
+            continue
+        linked = [i for i in row.related if i in owner]
+        poster = (owner[linked[0]] or linked[0]) if linked else None
+        poster = poster or next((keyed[k] for k in row_keys(row) if k in keyed), None)
+        owner[row.event_id] = poster or titles.get(normalized(row.paper.title_raw))
+    return owner
+
+
+def papers(feed: Feed, abstracts: dict[int, str]) -> dict[str, State]:
+    """Every paper of a feed by id (rows of one paper, as the catalogue groups them, as one)."""
+    owners = _owners(feed)
+    out: dict[str, State] = {}
+    for row in sorted(feed.rows, key=lambda r: (is_talk(r), r.event_id)):
+        poster = owners.get(row.event_id)
         key = paper_id(row, poster)
         has = bool(row.paper.abstract_raw or abstracts.get(row.event_id))
         event = Event(row.paper.session, row.room, _instant(row.paper.starts_at),

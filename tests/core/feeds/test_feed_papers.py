@@ -150,3 +150,18 @@ def test_mixed_offsets_are_one_session_in_walking_order(home: Path) -> None:
         assert "Wednesday 8 July 2026\n  Poster Session 3, 10:30–12:15 KST" in text
     finally:
         paperscope(home, "reading-list", "remove", "91060", "91050")
+
+
+def test_update_counts_papers_as_the_catalogue_does(tmp_path: Path) -> None:
+    """The Oral and Spotlight rows of 91001 are not papers of their own in update's summary
+    nor in what it records as added (is:new): the same 7 papers the catalogue holds."""
+    home = tmp_path / "home"
+    with serve(real_shapes_files()) as site:
+        done = paperscope(home, "update", "--from", site.url)
+    assert done.returncode == 0, done.stderr
+    dumped = paperscope(home, "dump", "--format", "jsonl").stdout.splitlines()
+    ids = sorted(json.loads(line)["id"] for line in dumped)
+    assert len(ids) == 7
+    assert f"{len(ids)} papers ({len(ids)} added, 0 removed)" in done.stdout, done.stdout
+    meta = json.loads((home / "data" / "feeds" / "icml2026" / "meta.json").read_text())
+    assert sorted(meta["added"]) == ids
