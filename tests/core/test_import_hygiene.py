@@ -31,3 +31,30 @@ def test_importing_the_core_does_not_import_textual() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "", f"index_builder imported: {out.stdout.strip()}"
+
+
+HEAVY = ("numpy", "scipy", "sklearn")
+"""The vectors' libraries: imported when vectors are first used, never on the way to the
+first frame (together about 1 s of imports and 40 MB)."""
+
+
+def _imported_after(statement: str) -> list[str]:
+    code = (
+        f"import sys\n{statement}\n"
+        f"print(','.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    return [name for name in out.stdout.strip().split(",") if name]
+
+
+def test_importing_the_core_does_not_import_numpy_scipy_or_sklearn() -> None:
+    names = core_modules()
+    statement = f"import importlib\nfor name in {names!r}:\n    importlib.import_module(name)"
+    assert _imported_after(statement) == []
+
+
+def test_the_app_and_the_command_line_do_not_import_them_before_use() -> None:
+    statement = "import tui.app, tui.cli.main, tui.__main__"
+    assert _imported_after(statement) == []
