@@ -18,7 +18,7 @@ from index_builder.readinglist.store import ReadingList, ReadingListError
 from tui.cli.common import add_subparser
 from tui.cli.output import dumps, echo, error
 from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
-from tui.context import Context
+from tui.shared.context import Context
 
 FOR_YOU_QUERY = "for:you"
 """What ``recommend --json`` gives as its query (the TUI's box takes it too)."""

@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any, cast
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
 from tui.cli.output import error
-from tui.context import Context
+from tui.shared.context import Context
 
 if TYPE_CHECKING:
     import argparse
 
     from tui.cli.common import Command
-    from tui.peek import ForkedPeek
+    from tui.lifecycle.peek import ForkedPeek
 
 COMMANDS = frozenset(
     {
@@ -125,7 +125,7 @@ def run(argv: list[str], peek: ForkedPeek | None = None) -> int:
         ctx = make_context(args)
         func: Command | None = getattr(args, "func", None)
         if func is None:
-            from tui.peek import ForkedPeek
+            from tui.lifecycle.peek import ForkedPeek
 
             # Forked before Textual is imported: the first papers are read meanwhile.
             peek = peek or ForkedPeek(ctx.peek_catalogue)

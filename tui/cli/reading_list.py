@@ -34,7 +34,7 @@ from index_builder.readinglist.store import (
 from index_builder.sources.files import read_regular_file
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import dumps, echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
