@@ -6,8 +6,17 @@ from __future__ import annotations
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query, until
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tui.screens.main.screen import MainScreen
+from tui.widgets.did_you_mean import DidYouMean
 
 
 def bookmark(screen: MainScreen, count: int) -> list[str]:
@@ -30,7 +39,8 @@ async def test_R_with_too_few_bookmarks_says_what_is_needed(make_app: AppFactory
         await settle(pilot)
         assert screen.box.value == "for:you"
         assert screen.results.hits == ()
-        assert "needs 3, you have 2" in screen.status.text
+        line = rendered_text(screen.query_one(DidYouMean))
+        assert "needs 3, you have 2" in line
         assert "Bookmark 1 more" in screen.results.empty_message
 
 
@@ -47,11 +57,13 @@ async def test_R_lists_papers_ranked_by_the_bookmarks_with_the_words(
         assert listed and not set(listed) & set(marked)
         expected = screen.searcher.index.recommend(marked, limit=100)  # type: ignore[union-attr]
         assert listed == [h.paper.id for h in expected.hits]
-        assert f"For you, by your bookmarks: {expected.explain[0]}" in screen.status.text
+        line = rendered_text(screen.query_one(DidYouMean))
+        assert f"For you, by your bookmarks: {expected.explain[0]}" in line
         assert screen.focused is screen.results
         await pilot.press("backspace")  # back to the query before the listing
         await settle(pilot)
         assert screen.box.value == ""
+        assert not screen.query_one(DidYouMean).has_class("-shown")
 
 
 async def test_for_you_typed_in_the_box_is_the_same_listing(make_app: AppFactory) -> None:

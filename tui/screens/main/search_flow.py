@@ -269,6 +269,7 @@ class SearchFlow:
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
+        offer.say(message.result.note)  # For you's words, or what it needs
         if not self.head:
             self._screen.query_one(StatusBar).set_counts(
                 len(message.result.hits), message.result.total, message.result.elapsed_ms
@@ -289,8 +290,6 @@ class SearchFlow:
         note = ""
         if self.box.value.strip() and self.searcher is not None and not self.searcher.ready:
             note = "simple filter (index not ready)"
-        elif self.result is not None and self.result.note:
-            note = self.result.note
         elif self.result is not None and self.result.fallback:
             note = f"query read as plain words ({self.result.fallback_reason or 'bad syntax'})"
         self._screen.query_one(StatusBar).set_note(note)
