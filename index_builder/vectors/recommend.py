@@ -74,7 +74,9 @@ def recommend(
         return Ranking((), total, ())
     weights = np.ones(vectors.rows, dtype=np.float64)
     weights[negative] = DISMISSED_WEIGHT
-    model = LinearSVC(class_weight="balanced", C=C, max_iter=10_000, tol=1e-6)
+    # The dual solver: "auto" picks the primal one when papers outnumber words, 7x slower
+    # here at 50,000 papers (9 s against 1.3 s a fit), to the same model.
+    model = LinearSVC(class_weight="balanced", C=C, max_iter=10_000, tol=1e-6, dual=True)
     model.fit(vectors.matrix, labels, sample_weight=weights)
     scores = model.decision_function(vectors.matrix)
     feedback = top_rows(_shifted(scores, candidates), min(FEEDBACK, total // 4))
