@@ -6,6 +6,8 @@ paperscope show ID [--json]
 paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
+paperscope similar ID [--limit N] [--json]
+paperscope recommend [--limit N] [--json]
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]
 paperscope --version
@@ -33,7 +35,19 @@ if TYPE_CHECKING:
     from tui.lifecycle.peek import ForkedPeek
 
 COMMANDS = frozenset(
-    {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update", "agenda"}
+    {
+        "search",
+        "show",
+        "dump",
+        "index",
+        "doctor",
+        "cite",
+        "reading-list",
+        "update",
+        "agenda",
+        "similar",
+        "recommend",
+    }
 )
 
 
@@ -53,7 +67,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, reading_list, records, update
+    from tui.cli import agenda, cite, foryou, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -61,6 +75,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     reading_list.register(sub)
     update.register(sub)
     agenda.register(sub)
+    foryou.register(sub)
     return parser
 
 
