@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -94,6 +94,10 @@ class Bookmark:
     note: str = ""
     added_at: str = ""
     updated_at: str = ""
+    place: int | None = field(default=None, compare=False)
+    """Where a removed bookmark stood (its row), set by ``ReadingList.remove`` so that an
+    undo puts it back in its place: bookmarks added in the same millisecond are ordered by
+    it."""
 
     @classmethod
     def from_paper(cls, paper: Paper, *, at: str | None = None) -> Bookmark:

@@ -289,13 +289,23 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
 _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
 
 
-def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
-    """Insert or replace ``bm`` (inside the caller's transaction)."""
+def put_bookmark(conn: sqlite3.Connection, bm: Bookmark, *, rowid: int | None = None) -> None:
+    """Insert or replace ``bm`` (inside the caller's transaction).
+
+    ``rowid``: the row to insert it as (an undone removal goes back where it stood), used
+    only when that row is free.
+    """
     copy = bm.copy
+    if (
+        rowid is not None
+        and conn.execute("SELECT 1 FROM bookmarks WHERE rowid = ?", (rowid,)).fetchone()
+    ):
+        rowid = None
     conn.execute(
-        f"INSERT INTO bookmarks ({COLUMNS}) VALUES ({', '.join('?' * 14)}) "
+        f"INSERT INTO bookmarks (rowid, {COLUMNS}) VALUES ({', '.join('?' * 15)}) "
         f"ON CONFLICT (paper_id) DO UPDATE SET {_UPSERT}",
         (
+            rowid,
             copy.id,
             json.dumps(list(copy.aliases)),
             utc_iso(bm.added_at),
@@ -319,7 +329,9 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark) -> None:
     )
 
 
-def delete_bookmark(conn: sqlite3.Connection, paper_id: str) -> None:
-    """Delete the bookmark stored under ``paper_id`` and its aliases."""
+def delete_bookmark(conn: sqlite3.Connection, paper_id: str) -> int | None:
+    """Delete the bookmark stored under ``paper_id`` and its aliases; return its rowid."""
+    row = conn.execute("SELECT rowid FROM bookmarks WHERE paper_id = ?", (paper_id,)).fetchone()
     conn.execute("DELETE FROM bookmarks WHERE paper_id = ?", (paper_id,))
     conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (paper_id,))
+    return int(row[0]) if row else None

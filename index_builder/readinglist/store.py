@@ -188,13 +188,13 @@ class ReadingList:
         with self.transaction() as conn:
             old = self._find(conn, [id_or_alias], [id_or_alias])
             if old is not None:
-                delete_bookmark(conn, old.paper_id)
+                old = replace(old, place=delete_bookmark(conn, old.paper_id))
             return old
 
     def restore(self, bookmark: Bookmark) -> None:
-        """Put a removed bookmark back exactly as it was (undo)."""
+        """Put a removed bookmark back exactly as it was (undo), in its place if still free."""
         with self.transaction() as conn:
-            put_bookmark(conn, bookmark)
+            put_bookmark(conn, bookmark, rowid=bookmark.place)
 
     def toggle(self, paper: Paper) -> bool:
         """Add ``paper`` if absent, else remove it; True when it is now bookmarked."""

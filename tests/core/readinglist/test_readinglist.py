@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.database import put_bookmark
 from index_builder.readinglist.store import (
     SCHEMA_VERSION,
     ReadingList,
@@ -73,6 +75,25 @@ def test_add_get_toggle_remove_restore(rl: ReadingList) -> None:
     assert not rl.is_bookmarked("p1")
     rl.restore(removed)
     assert rl.get("p1") == got
+
+
+def test_undo_puts_a_bookmark_back_in_its_place_among_same_instant_ones(rl: ReadingList) -> None:
+    # Bookmarks added within one millisecond share added_at; the row order breaks the tie,
+    # and an undo once re-inserted the bookmark as the newest (a flaky screen test).
+    same = "2026-07-06T10:00:00.000Z"
+    with rl.transaction() as conn:
+        for n in (1, 2, 3):
+            bm = Bookmark.from_paper(rl_paper(n))
+            put_bookmark(conn, replace(bm, added_at=same, updated_at=same))
+    assert [b.paper_id for b in rl.all()] == ["p3", "p2", "p1"]
+    removed = rl.remove("p2")
+    assert removed is not None and [b.paper_id for b in rl.all()] == ["p3", "p1"]
+    rl.restore(removed)
+    assert [b.paper_id for b in rl.all()] == ["p3", "p2", "p1"]
+    assert rl.get("p2") == removed
+    # A place taken since (or a bookmark never removed here) falls back to a new row.
+    rl.restore(replace(removed, note="again"))
+    assert rl.get("p2").note == "again"  # type: ignore[union-attr]
 
 
 def test_bookmark_survives_reopen_and_keeps_its_copy(rl_path: Path) -> None:
