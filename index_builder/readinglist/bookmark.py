@@ -160,7 +160,9 @@ class Bookmark:
         if not isinstance(paper_id, str) or not paper_id.strip():
             raise ValueError("a bookmark needs a non-empty paper_id")
         _text(paper_id, "paper_id")
-        texts = {key: _text(data.get(key), key) for key in ("note", "added_at", "updated_at")}
+        note, added_at, updated_at = (
+            _text(data.get(k), k) for k in ("note", "added_at", "updated_at")
+        )
         kept: dict[str, Any] = {}
         for key in KEPT:
             default = Paper.__dataclass_fields__[key].default
@@ -173,7 +175,9 @@ class Bookmark:
         return cls(
             Paper(id=paper_id, **kept),
             status=check_status(str(data.get("status", "to-read"))),
-            **texts,
+            note=note,
+            added_at=added_at,
+            updated_at=updated_at,
         )
 
 
