@@ -57,12 +57,25 @@ def encode_positions(positions: list[int]) -> bytes:
 
 def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, TermStats]:
     """One term's blocks as the codec writes them, and its statistics."""
-    count = len(postings) // FIELDS_PER_POSTING
-    if count == 1:  # half the terms: the same bytes, without the loop
+    if len(postings) == FIELDS_PER_POSTING:  # half the terms: the same bytes, without the loop
         docnum, weight, value, length = postings
         return _encode_single(docnum, weight, value, length, fixed_size)
     ids, weights = postings[0::4], postings[1::4]
-    values, lengths = postings[2::4], postings[3::4]
+    return encode_columns(ids, weights, postings[2::4], postings[3::4], fixed_size)
+
+
+def encode_columns(
+    ids: list[int],
+    weights: list[float],
+    values: list[bytes],
+    lengths: list[int],
+    fixed_size: int | None,
+) -> tuple[bytes, TermStats]:
+    """:func:`encode_term` of postings given as columns (document numbers, weights, values
+    and length bytes, in document order)."""
+    count = len(ids)
+    if count == 1:
+        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
     out = [WHOOSH3_HEADER_MAGIC]
     written = len(WHOOSH3_HEADER_MAGIC)
     last_block = written
