@@ -58,6 +58,8 @@ class TextColumns:
         self._counts: dict[str, list[int]] = {name: [] for name in [*stemmed, combined]}
         self._boosts: list[float] = []
         self._boost_counts: list[int] = []
+        self._distinct = array("i")
+        """The combined field's distinct word numbers, document by document."""
         self._term_tables: dict[bool, tuple[Any, list[str]]] = {}
 
     # -- gathering ---------------------------------------------------------------------
@@ -121,6 +123,7 @@ class TextColumns:
             return 0
         self._docs[self.combined].append(docnum)
         self._counts[self.combined].append(total)
+        self._distinct.extend(set().union(*parts))
         return total - sum(words.count(_EMPTY) for words in parts)
 
     # -- grouping ----------------------------------------------------------------------
@@ -131,14 +134,8 @@ class TextColumns:
 
     def vocabulary(self) -> Counter[str]:
         """How many documents use each folded word of the combined field."""
-        ids, docs = self._stream(self.combined)
-        keep = ids != _EMPTY
-        if not keep.any():
-            return Counter()
-        docs = docs[keep] - docs.min()
-        span = int(docs.max()) + 1
-        pairs = np.unique(ids[keep].astype(np.int64) * span + docs)  # one per word and document
-        counts = np.bincount(pairs // span, minlength=len(self.folded))
+        counts = np.bincount(np.array(self._distinct, dtype=np.int64), minlength=1)
+        counts[_EMPTY] = 0
         folded = self.folded
         return Counter({folded[i]: int(counts[i]) for i in np.flatnonzero(counts).tolist()})
 
