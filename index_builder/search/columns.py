@@ -66,17 +66,17 @@ class TextColumns:
 
     def numbers(self, raw: list[str]) -> list[int]:
         """The word numbers of words as written (new words are numbered here)."""
-        found = list(map(self._number.get, raw))
+        number = self._number
+        found = list(map(number.get, raw))
         if None in found:
-            for i, number in enumerate(found):
-                if number is None:
-                    word = raw[i]
-                    folded = fold_word(word)
-                    number = self._folded_number.get(folded)
-                    if number is None:
-                        number = self._folded_number[folded] = len(self.folded)
-                        self.folded.append(folded)
-                    self._number[word] = found[i] = number
+            for word in set(raw).difference(number):
+                folded = fold_word(word)
+                known = self._folded_number.get(folded)
+                if known is None:
+                    known = self._folded_number[folded] = len(self.folded)
+                    self.folded.append(folded)
+                number[word] = known
+            found = list(map(number.__getitem__, raw))
         return found  # type: ignore[return-value]
 
     def words(self, text: str) -> tuple[list[int], range | list[int]]:
