@@ -5,18 +5,18 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from tui.exiting import INTERRUPTED, is_interrupt, leave
+from tui.lifecycle.exiting import INTERRUPTED, is_interrupt, leave
 
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
-    from tui.peek import ForkedPeek
+    from tui.lifecycle.peek import ForkedPeek
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run what it asks for; returns the exit status."""
     try:
         # Bare ``paperscope`` opens the TUI: its first papers are read from now on, in a
-        # child, while the command line and Textual are imported (see tui.peek).
+        # child, while the command line and Textual are imported (see tui.lifecycle.peek).
         peek = early_peek() if argv is None and not sys.argv[1:] else None
         from tui.cli.main import run
 
@@ -34,11 +34,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def early_peek() -> ForkedPeek:
     """The first screen of papers of the default sources, read in a forked child."""
-    from tui.peek import ForkedPeek
+    from tui.lifecycle.peek import ForkedPeek
 
     def read() -> Catalogue | None:
         from index_builder.paths import Paths
-        from tui.context import Context
+        from tui.shared.context import Context
 
         return Context(paths=Paths.from_env()).peek_catalogue()
 

@@ -1,7 +1,7 @@
 """The PaperScope Textual app: wiring, app-wide keys, settings and links.
 
 The screens and widgets do the work (:mod:`tui.screens.main.screen` and friends); this
-module takes the run's :class:`~tui.context.Context` (catalogue and index are
+module takes the run's :class:`~tui.shared.context.Context` (catalogue and index are
 opened in a worker after the first frame), the config, and the reading list, and
 hands the screens what they need as one :class:`~tui.services.Services` object.
 
@@ -27,11 +27,11 @@ from textual.binding import Binding, BindingType
 from textual.events import Key
 from textual.screen import Screen
 
-from tui.config import Config, load_config, save_theme
-from tui.loading import Preload
-from tui.quitting import quit_now, run_until_quit
+from tui.lifecycle.loading import Preload
+from tui.lifecycle.quitting import quit_now, run_until_quit
 from tui.screens.main.screen import MainScreen
 from tui.services import Services, open_in_browser
+from tui.shared.config import Config, load_config, save_theme
 from tui.widgets.search_box import alt_letter, escape_then
 
 if TYPE_CHECKING:
@@ -40,26 +40,26 @@ if TYPE_CHECKING:
 
     from index_builder.catalogue.load import Catalogue
     from index_builder.readinglist.store import ReadingList
-    from tui.context import Context
+    from tui.shared.context import Context
 
 
 def action_commands() -> type[Provider]:
     """The palette's provider of the app's actions (imported when the palette opens)."""
-    from tui.keys import ActionCommands
+    from tui.commands.keys import ActionCommands
 
     return ActionCommands
 
 
 def update_commands() -> type[Provider]:
     """The palette's "Update from the conference site" (imported when the palette opens)."""
-    from tui.update_feeds import UpdateCommands
+    from tui.commands.update import UpdateCommands
 
     return UpdateCommands
 
 
 def schedule_commands() -> type[Provider]:
     """The palette's time-zone and what's-on commands (imported when the palette opens)."""
-    from tui.schedule_commands import ScheduleCommands
+    from tui.commands.schedule import ScheduleCommands
 
     return ScheduleCommands
 
@@ -181,7 +181,7 @@ class PaperScopeApp(App[int]):
     def set_time_zone(self, setting: str) -> None:
         """Show session times in ``setting``'s zone everywhere, and save it to the config."""
         from index_builder.times import check_setting, normal_setting
-        from tui.config import save_timezone
+        from tui.shared.config import save_timezone
 
         problem = check_setting(setting)
         if problem is not None:
@@ -229,7 +229,7 @@ class PaperScopeApp(App[int]):
     # -- actions ----------------------------------------------------------------------------
 
     def action_quit_app(self) -> None:
-        """Quit with exit status 0, at once (:func:`tui.quitting.quit_now`); a download stops."""
+        """Quit with status 0 at once (:func:`~tui.lifecycle.quitting.quit_now`); stop downloads."""
         self.update_cancel.set()
         quit_now(self, 0)
 
@@ -243,10 +243,17 @@ class PaperScopeApp(App[int]):
 
     @work(thread=True, exclusive=True, group="update", exit_on_error=False)
     def _update_worker(self) -> None:
-        from tui.update_feeds import update_in_worker
+        from tui.commands.update import update_in_worker
 
         screen = next(s for s in self.screen_stack if isinstance(s, MainScreen))
-        update_in_worker(self, self.ctx, screen, self.update_cancel, self._adopt)
+        update_in_worker(
+            self,
+            self.ctx,
+            self.update_cancel,
+            adopt=self._adopt,
+            show_state=screen.flow.status.set_index_state,
+            swap_in=screen.start_up.swap_in,
+        )
 
     def _adopt(self, ctx: Context) -> None:
         """Use ``ctx`` (the sources after an update) from now on."""

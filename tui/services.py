@@ -11,7 +11,7 @@ tell the user how it went) comes from the app, which knows the fallback screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.widgets.paper_view import is_web_link
 
@@ -22,11 +22,23 @@ if TYPE_CHECKING:
     from index_builder.model import Paper
     from index_builder.paths import Paths
     from index_builder.readinglist.store import ReadingList
-    from tui.config import Config
-    from tui.searching import PaperSource
+    from tui.shared.config import Config
 
 STYLE_NAMES = {"bibtex": "BibTeX", "apa": "APA", "markdown": "Markdown", "plain": "plain text"}
 """How a citation style is named in the toasts."""
+
+
+class PaperSource(Protocol):
+    """What the searcher and the citation keys need of a catalogue."""
+
+    @property
+    def papers(self) -> tuple[Paper, ...]:
+        """Every paper in display order."""
+        ...
+
+    def get(self, id_or_alias: str) -> Paper | None:
+        """The paper with this id or alias."""
+        ...
 
 
 def open_in_browser(url: str) -> bool:

@@ -132,14 +132,20 @@ def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
 
 
 def to_json(
-    bookmarks: Sequence[Bookmark], lookup: Lookup | None = None, *, now: datetime | None = None
+    bookmarks: Sequence[Bookmark],
+    lookup: Lookup | None = None,
+    *,
+    now: datetime | None = None,
+    dismissed: Sequence[dict[str, Any]] = (),
 ) -> str:
-    """A JSON object with the format name, its version and every bookmark."""
+    """A JSON object with the format name, its version, every bookmark and the papers
+    dismissed from For you (``{"paper_id", "dismissed_at"}``)."""
     data = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "exported_at": now_iso() if now is None else now.astimezone(UTC).isoformat(),
         "bookmarks": [bm.to_json() for bm in current(bookmarks, lookup)],
+        "dismissed": list(dismissed),
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -173,6 +179,18 @@ def read_json(text: str) -> list[Bookmark]:
     return out
 
 
+def read_dismissed(text: str) -> list[dict[str, Any]]:
+    """The dismissed papers of a JSON export (none in a bare list or an older export)."""
+    try:
+        data: Any = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return []
+    found = data.get("dismissed") if isinstance(data, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [d for d in found if isinstance(d, dict) and isinstance(d.get("paper_id"), str)]
+
+
 def export(
     bookmarks: Sequence[Bookmark],
     fmt: str,
@@ -181,11 +199,12 @@ def export(
     all_papers: Sequence[Paper] = (),
     now: datetime | None = None,
     timezone: str = DEFAULT_SETTING,
+    dismissed: Sequence[dict[str, Any]] = (),
 ) -> str:
     """The text of ``bookmarks`` in ``fmt`` (one of :data:`FORMATS`).
 
     ``timezone`` is the zone setting for times shown to a person (Markdown); the
-    calendar stays in UTC.
+    calendar stays in UTC. ``dismissed`` (papers dismissed from For you) goes into JSON.
     """
     if fmt == "bibtex":
         return to_bibtex(bookmarks, lookup, all_papers)
@@ -194,7 +213,7 @@ def export(
     if fmt == "csv":
         return to_csv(bookmarks, lookup)
     if fmt == "json":
-        return to_json(bookmarks, lookup, now=now)
+        return to_json(bookmarks, lookup, now=now, dismissed=dismissed)
     if fmt == "ics":
         return to_ics(current(bookmarks, lookup), now=now, lookup=lookup)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")

@@ -3,7 +3,8 @@
 Each schema version has one migration function in :data:`MIGRATIONS`; :func:`migrate`
 runs them in order inside one transaction, then sets ``PRAGMA user_version`` and the
 application id that marks the file as PaperScope's. Version 0 is a new file, or the
-early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept.
+early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept. Version
+2 adds ``dismissed``: the papers a user said "not interested" to (For you leaves them out).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 from index_builder.readinglist.identify import APPLICATION_ID
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def migrate(conn: sqlite3.Connection) -> None:
@@ -74,5 +75,12 @@ def _to_v1(conn: sqlite3.Connection) -> None:
         conn.execute("DROP TABLE bookmarks_v0")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1}
+def _to_v2(conn: sqlite3.Connection) -> None:
+    """Add the ``dismissed`` table (paper id and when it was dismissed)."""
+    conn.execute(
+        "CREATE TABLE dismissed (paper_id TEXT PRIMARY KEY NOT NULL, dismissed_at TEXT NOT NULL)"
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2}
 """``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

@@ -9,8 +9,8 @@ occur more than once in a document, and each term's blocks, are made in Python. 
 terms, postings, weights and values are exactly those of the word-at-a-time path of
 :mod:`~index_builder.search.segment` (``tests/core/search/test_segment.py``).
 
-numpy is imported by the build alone (the index build runs in a child or in the command
-line), never on the way to the app's first frame.
+numpy is imported by the build alone, inside the functions (the index build runs in a child
+or in the command line), never on the way to the app's first frame.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from pickle import dumps
 from typing import Any
 
-import numpy as np
 from whoosh.system import pack_uint
 from whoosh.util.numeric import length_to_byte
 
@@ -134,18 +133,25 @@ class TextColumns:
 
     def vocabulary(self) -> Counter[str]:
         """How many documents use each folded word of the combined field."""
+        import numpy as np
+
         counts = np.bincount(np.array(self._distinct, dtype=np.int64), minlength=1)
         counts[_EMPTY] = 0
         folded = self.folded
         return Counter({folded[i]: int(counts[i]) for i in np.flatnonzero(counts).tolist()})
 
     def _stream(self, name: str) -> tuple[Any, Any]:
+        """A field's word numbers and, word by word, their document numbers."""
+        import numpy as np
+
         ids = np.frombuffer(self._ids[name], dtype=np.int32)
         docs = np.repeat(np.array(self._docs[name], dtype=np.int64), self._counts[name])
         return ids, docs
 
     def _terms(self, stemmed: bool) -> tuple[Any, list[str]]:
         """Word number -> term number, and the terms (stems or the folded words)."""
+        import numpy as np
+
         found = self._term_tables.get(stemmed)
         if found is None:
             texts = list(map(stem, self.folded)) if stemmed else self.folded
@@ -156,6 +162,8 @@ class TextColumns:
 
     def postings(self, name: str, boost: float) -> tuple[TermRuns, Column]:
         """A field's postings, grouped by term (in byte order), then document."""
+        import numpy as np
+
         words, docs = self._stream(name)
         keep = words != _EMPTY
         combined = name == self.combined
@@ -196,6 +204,8 @@ class TextColumns:
 
 def _position_values(positions: Any, starts: Any, freqs: Any) -> list[bytes]:
     """``Positions.encode`` of each posting: its count, then its pickled position gaps."""
+    import numpy as np
+
     single = freqs == 1
     lone = positions[starts[single]].tolist()
     encoded = {p: pack_uint(1) + dumps([p], 2) for p in set(lone)}

@@ -19,19 +19,29 @@ from index_builder.model import Hit, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
 from index_builder.search.scoring import FastScorer
-from index_builder.search.store import DAMAGED_NOTICE, IndexStore
+from index_builder.search.store import DAMAGED_NOTICE
 from index_builder.search.syntax import Node, QuerySyntaxError, last_word_as_prefix, parse
 from index_builder.search.syntax import plain_words as plain_words_query
-from index_builder.search.whoosh_query import QueryBuilder, suggest, weighted_terms
+from index_builder.search.vector_queries import MIN_BOOKMARKS, Recommendation, VectorQueries
+from index_builder.search.whoosh_query import QueryBuilder, suggest
 
-__all__ = ["DAMAGED_NOTICE", "CombinedTokenizer", "SearchIndex", "SearchTokenizer", "stem"]
+__all__ = [
+    "DAMAGED_NOTICE",
+    "MIN_BOOKMARKS",
+    "CombinedTokenizer",
+    "Recommendation",
+    "SearchIndex",
+    "SearchTokenizer",
+    "stem",
+]
 
 
-class SearchIndex(IndexStore):
+class SearchIndex(VectorQueries):
     """A Whoosh index of ``papers`` in ``index_dir``, tagged with the catalogue ``fingerprint``.
 
     Thread-safe: one searcher is shared under a lock; a build writes elsewhere and only
-    takes the lock to swap the finished index in.
+    takes the lock to swap the finished index in. Similar papers and recommendations
+    come from the paper vectors (:class:`~index_builder.search.vector_queries.VectorQueries`).
     """
 
     # -- searching --------------------------------------------------------------------
@@ -166,29 +176,3 @@ class SearchIndex(IndexStore):
             fallback=fallback,
             facets=self._paper_ranks.facets(None) if facets else {},
         )
-
-    def more_like_this(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:
-        """Papers that share the key terms of this paper's title and abstract (not itself)."""
-        index = self._by_id.get(paper_id)
-        if index is None:
-            return ()
-        paper = self.papers[index]
-        self._ready()
-        with self._lock:
-            searcher = self._current_searcher()
-            terms: list[tuple[str, float]] = []
-            terms += searcher.key_terms_from_text("title", paper.title, numterms=8)
-            if paper.abstract:
-                terms += searcher.key_terms_from_text("abstract", paper.abstract, numterms=12)
-            if not terms:
-                return ()
-            weights: dict[str, float] = {}
-            for term, weight in terms:
-                weights[term] = max(weights.get(term, 0.0), float(weight))
-            built = weighted_terms(weights, ("title", "abstract"))
-            own = self._paper_doc.get(index)
-            results = searcher.search(built, limit=limit + 1)
-            match = MatchTerms(stems=set(weights))
-            match.surface = self._forms(match.stems)
-            found = [(self._doc_paper[h.docnum], h.score) for h in results if h.docnum != own]
-            return tuple(self._hit(i, s, match) for i, s in found[:limit])

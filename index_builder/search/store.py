@@ -36,7 +36,9 @@ from index_builder.search.schema import (
     stem,
 )
 from index_builder.search.scoring import FastScorer
+from index_builder.search.vector_build import VectorJob
 from index_builder.search.vocabulary import Vocabulary
+from index_builder.vectors.tfidf import VECTORS_VERSION
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."
@@ -87,6 +89,8 @@ class IndexStore:
         self._paper_ranks = Ranks(self.papers, range(len(self.papers)))
         self._ranks = self._paper_ranks
         self._scorer: Any = None
+        self._vectors: Any = None
+        """The paper vectors, read from the index folder when first needed."""
         self.notice: str | None = None
         """The last notice from a rebuild done during a search (for the UI to show)."""
         self.build_in_child = False
@@ -101,6 +105,7 @@ class IndexStore:
             "schema_version": SCHEMA_VERSION,
             "analysis": ANALYSIS_VERSION,
             "library": library_version(),
+            "vectors": VECTORS_VERSION,
         }
 
     def is_fresh(self) -> bool:
@@ -162,9 +167,13 @@ class IndexStore:
         # memory on opening (+300 MB at 50k papers). The segment is written whole by
         # index_builder.search.segment, on two cores where it can (search.parallel).
         writer = ix.writer(procs=1, timeout=10.0, compound=False)
+        vectors = VectorJob(self.papers, folder)  # on the other core meanwhile
         try:
+            vectors.start()
             words = parallel.build(writer, PaperDocs(self.papers), folder, progress)
+            vectors.finish()
         except BaseException:
+            vectors.stop()
             if not writer.is_closed:
                 writer.cancel()
             raise
@@ -174,6 +183,7 @@ class IndexStore:
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        marker["vector_stats"] = vectors.stats
         marker["files"] = indexfiles.file_sizes(folder)
         marker["checksums"] = indexfiles.file_checksums(folder)
         indexfiles.write_marker(folder, marker)
@@ -202,6 +212,7 @@ class IndexStore:
                 ix.close()
                 raise
             self._ix, self._searcher = ix, searcher
+            self._vectors = None  # this index's vectors are read when first needed
             # Decoded postings belong to this searcher: a new index starts an empty cache.
             self._scorer = FastScorer(searcher)
             self._ranks = Ranks(self.papers, self._doc_paper)

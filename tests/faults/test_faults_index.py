@@ -25,7 +25,7 @@ from index_builder.paths import HOME_ENV, Paths
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import SearchIndex
 from tests.helpers.shared_builds import build_once, copy_home
-from tui.context import Context
+from tui.shared.context import Context
 
 MASSART = "massart noise"
 SLICE = 400
@@ -140,7 +140,7 @@ import json, sys
 from pathlib import Path
 from index_builder.paths import Paths
 from index_builder.search.engine import SearchIndex
-from tui.context import Context
+from tui.shared.context import Context
 warm, ids_file, folder = sys.argv[1:4]
 root = Path(warm)
 cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()

@@ -20,7 +20,7 @@ import pytest
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
 from tests.helpers.shared_builds import build_once, copy_listed
-from tui.config import save_theme
+from tui.shared.config import save_theme
 
 PAPER_ID = "88002"
 

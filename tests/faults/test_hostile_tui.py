@@ -1,6 +1,6 @@
 """The TUI on a hostile catalogue: data shows as text, links stay http(s), nothing takes over.
 
-The app runs on a real :class:`~tui.context.Context` whose only sources are the hostile
+The app runs on a real :class:`~tui.shared.context.Context` whose only sources are the hostile
 files of :mod:`hostile_data` (as ``paperscope --no-bundled --source ...`` would make it);
 the catalogue cache and index are built once per test run and copied per test.
 """
@@ -28,8 +28,8 @@ from tests.helpers.hostile_data import (
 from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 HostileApp = Callable[..., PaperScopeApp]
 
@@ -263,7 +263,7 @@ async def test_copying_a_hostile_paper_sends_only_clean_text(
     hostile_app: HostileApp, monkeypatch: pytest.MonkeyPatch, word: str
 ) -> None:
     """``y`` copies the citation: no escape sequence of the data rides along to the clipboard."""
-    import tui.clipboard as clipboard
+    import tui.shared.clipboard as clipboard
 
     sent: list[str] = []
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tui.exiting import is_interrupt
+from tui.lifecycle.exiting import is_interrupt
 
 WRAPPED = """
     def run(argv, peek=None):

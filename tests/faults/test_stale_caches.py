@@ -28,8 +28,8 @@ from index_builder.search import folder as indexfiles
 from index_builder.search.schema import SCHEMA_VERSION
 from tests.helpers.tui_helpers import ready, type_query
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 OLD_CLASS = b"cindex_builder.catalogue\nCatalogue\n"
 OLD_FIELDS = 21  # id ... event_id: Paper before events and venue were added

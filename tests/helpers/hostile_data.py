@@ -16,7 +16,7 @@ from pathlib import Path
 
 from index_builder.paths import Paths
 from index_builder.sources.table import TABLE_COLUMNS
-from tui.context import Context
+from tui.shared.context import Context
 
 OSC52 = "\x1b]52;c;aGFja2Vk\x07"
 """An OSC 52 clipboard write of the text ``hacked``."""

@@ -53,7 +53,7 @@ def home_paths(home: Path) -> Paths:
 
 def build_bundled_home(home: Path) -> None:
     """A home whose catalogue cache and index of the bundled data are built."""
-    from tui.context import Context
+    from tui.shared.context import Context
 
     ctx = Context(paths=home_paths(home).ensure())
     index = ctx.index()

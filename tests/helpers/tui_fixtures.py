@@ -19,8 +19,8 @@ from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import AppFactory
 from tests.helpers.tui_papers import PaperShelf, sample_papers
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 IDLE_CHECK_S = 0.005
 """How often Pilot looks whether the app went idle (Textual's own default: 0.02 s)."""

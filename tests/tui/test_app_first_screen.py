@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import index_builder.catalogue.merge
-import tui.loading
+import tui.lifecycle.loading
 import tui.screens.main.start_up
 from index_builder.catalogue.first_look import PEEK_SIZE, quick_table_papers
 from index_builder.catalogue.load import HEAD_SIZE, Catalogue
@@ -26,11 +26,11 @@ from tests.helpers.held_index import UnbuiltIndex
 from tests.helpers.shared_builds import home_paths
 from tests.helpers.tui_helpers import main, settle, type_query, until
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
-from tui.loading import Preload
+from tui.lifecycle.loading import Preload
 from tui.screens.main.search_flow import SearchFlow
-from tui.searching import Searcher
+from tui.screens.main.searching import Searcher
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 pytestmark = pytest.mark.slow
 
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.slow
 def first_frame_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first frame waits for the first papers, and the rest waits for that frame."""
     monkeypatch.setattr(tui.screens.main.start_up, "QUICK_LOAD_S", 30.0)
-    monkeypatch.setattr(tui.loading, "GATE_S", 30.0)
+    monkeypatch.setattr(tui.lifecycle.loading, "GATE_S", 30.0)
 
 
 def record_catalogues(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Catalogue, bool]]:

@@ -16,8 +16,8 @@ from index_builder.paths import Paths
 from tests.helpers.held_index import UnbuiltIndex
 from tests.helpers.tui_helpers import main, rendered_text, settle
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 pytestmark = pytest.mark.slow
 

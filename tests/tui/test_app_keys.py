@@ -8,7 +8,7 @@ from textual._xterm_parser import XTermParser
 
 from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
 from tui.screens.help import HelpScreen
-from tui.searching import like_query
+from tui.screens.main.searching import like_query
 from tui.widgets.paper_view import PaperView
 from tui.widgets.result_list import ResultList
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-import tui.clipboard
+import tui.shared.clipboard
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
@@ -19,14 +19,14 @@ from tests.helpers.tui_helpers import (
     type_query,
     until,
 )
-from tui.config import Config
+from tui.shared.config import Config
 
 
 @pytest.fixture
 def copied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What reached the native clipboard (pyperclip is replaced)."""
     seen: list[str] = []
-    monkeypatch.setattr(tui.clipboard, "_pyperclip_copy", seen.append)
+    monkeypatch.setattr(tui.shared.clipboard, "_pyperclip_copy", seen.append)
     return seen
 
 

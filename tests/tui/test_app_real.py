@@ -11,8 +11,8 @@ from index_builder.model import SortKey
 from index_builder.paths import Paths
 from tests.helpers.tui_helpers import ready, rendered_text, settle, type_query
 from tui.app import PaperScopeApp
-from tui.config import Config
-from tui.context import Context
+from tui.shared.config import Config
+from tui.shared.context import Context
 
 pytestmark = pytest.mark.slow
 

@@ -13,9 +13,9 @@ from tests.helpers.tui_helpers import (
     until,
 )
 from tests.helpers.tui_papers import HOSTILE_TITLE
-from tui.config import Config, load_config
-from tui.keys import ActionCommands
+from tui.commands.keys import ActionCommands
 from tui.screens.help import HelpScreen
+from tui.shared.config import Config, load_config
 
 
 async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> None:
@@ -73,7 +73,7 @@ async def test_palette_offers_the_actions_and_runs_them(make_app: AppFactory) ->
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         provider = ActionCommands(screen)
-        names = {name: command for name, _help, command in provider._commands()}
+        names = {name: command for name, _help, command in provider.commands()}
         for name in ("Quit", "Sort", "More like this", "Facets", "Bookmark", "Help", "Down"):
             assert name in names
         await names["Sort"]()

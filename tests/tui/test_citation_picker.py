@@ -10,9 +10,9 @@ from textual.widgets import Static, TextArea
 
 from index_builder.citations.styles import cite
 from index_builder.model import Paper
-from tui import clipboard
 from tui.screens.citation_picker import CitationPicker
 from tui.screens.copy_fallback import CopyFallback, copy_and_report
+from tui.shared import clipboard
 
 PAPER = Paper(
     id="p1",

@@ -10,7 +10,7 @@ import pyperclip
 import pytest
 from textual.app import App
 
-from tui.clipboard import (
+from tui.shared.clipboard import (
     CopyOutcome,
     copy_native,
     copy_outside_app,

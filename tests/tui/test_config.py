@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.config import load_config, save_theme
+from tui.shared.config import load_config, save_theme
 
 
 def test_missing_file_is_the_default(tmp_path: Path) -> None:

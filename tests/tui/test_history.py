@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.helpers.tui_helpers import AppFactory, ready, settle
-from tui.history import SearchHistory
+from tui.screens.main.history import SearchHistory
 
 
 def test_history_steps_back_and_forth_and_restores_the_draft(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import tui.peek
+import tui.lifecycle.peek
 from index_builder.catalogue.load import Catalogue
 from index_builder.paths import Paths
-from tui.context import Context
-from tui.peek import ForkedPeek
+from tui.lifecycle.peek import ForkedPeek
+from tui.shared.context import Context
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
 
@@ -63,7 +63,7 @@ def test_a_child_that_fails_gives_nothing_and_prints_nothing(
 
 
 def test_a_child_that_does_not_answer_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tui.peek, "TIMEOUT_S", 0.2)
+    monkeypatch.setattr(tui.lifecycle.peek, "TIMEOUT_S", 0.2)
 
     def hangs() -> Catalogue | None:
         time.sleep(60)
@@ -84,7 +84,7 @@ def test_quitting_kills_a_child_still_reading() -> None:
     peek = ForkedPeek(hangs)
     pid = peek._pid
     assert pid is not None
-    tui.peek.stop()
+    tui.lifecycle.peek.stop()
     os.waitpid(pid, 0)  # the app ends right after; here the test reaps it
     assert not alive(pid)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from index_builder.search.engine import SearchIndex
 from tests.helpers.tui_papers import HAND_MADE, PaperShelf, sample_papers
-from tui.searching import Searcher, like_query
+from tui.screens.main.searching import Searcher, like_query
 
 
 def test_simple_filter_matches_title_and_authors_in_any_case() -> None:

@@ -21,9 +21,9 @@ from tests.helpers.tui_helpers import (
     type_query,
     until,
 )
-from tui.config import load_config
 from tui.screens.main.screen import MainScreen
 from tui.screens.whats_on import WhatsOnScreen
+from tui.shared.config import load_config
 
 PS3 = ("2026-07-07T18:30:00-07:00", "2026-07-07T20:15:00-07:00")
 POSTER = Event("poster", "Poster Session 3", *PS3, 62980, "Hall C", "#2504")

@@ -27,7 +27,7 @@ from index_builder.readinglist.store import ReadingListError
 from index_builder.times import format_span, long_day
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import dumps, echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -21,7 +21,7 @@ from index_builder.citations.styles import STYLES, CitationKeys, cite
 from index_builder.model import Paper
 from tui.cli.common import add_subparser
 from tui.cli.output import echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def default_style(ctx: Context) -> str:
     """The config's ``citation_style``; the first style when it is unset or unreadable."""
     try:
-        from tui.config import load_config
+        from tui.shared.config import load_config
 
         style = str(load_config(ctx.paths.config_file).citation_style)
     except Exception:  # a broken config must not stop a citation; the TUI reports it
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     text = ("\n\n" if style == "bibtex" else "\n").join(texts)
     echo(text)
     if args.copy:
-        from tui.clipboard import copy_outside_app
+        from tui.shared.clipboard import copy_outside_app
 
         what = "Citations" if len(texts) > 1 else "Citation"
         outcome = copy_outside_app(text + "\n", what=what)

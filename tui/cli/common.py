@@ -8,7 +8,7 @@ from pathlib import Path
 
 from index_builder.times import check_setting, normal_setting
 from tui.cli.output import error
-from tui.context import Context
+from tui.shared.context import Context
 
 Command = Callable[[argparse.Namespace, Context], int]
 """A sub-command: parsed arguments and the run's context in, exit status out."""

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from index_builder import __version__
-from tui.config import load_config
-from tui.context import Context
+from tui.shared.config import load_config
+from tui.shared.context import Context
 
 
 def binding_ids() -> set[str]:

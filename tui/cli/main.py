@@ -6,6 +6,8 @@ paperscope show ID [--json]
 paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
+paperscope similar ID [--limit N] [--json]
+paperscope recommend [--limit N] [--json]
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]
 paperscope --version
@@ -24,16 +26,28 @@ from typing import TYPE_CHECKING, Any, cast
 from index_builder import __version__
 from index_builder.paths import HomeError, Paths
 from tui.cli.output import error
-from tui.context import Context
+from tui.shared.context import Context
 
 if TYPE_CHECKING:
     import argparse
 
     from tui.cli.common import Command
-    from tui.peek import ForkedPeek
+    from tui.lifecycle.peek import ForkedPeek
 
 COMMANDS = frozenset(
-    {"search", "show", "dump", "index", "doctor", "cite", "reading-list", "update", "agenda"}
+    {
+        "search",
+        "show",
+        "dump",
+        "index",
+        "doctor",
+        "cite",
+        "reading-list",
+        "update",
+        "agenda",
+        "similar",
+        "recommend",
+    }
 )
 
 
@@ -53,7 +67,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, reading_list, records, update
+    from tui.cli import agenda, cite, foryou, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -61,6 +75,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     reading_list.register(sub)
     update.register(sub)
     agenda.register(sub)
+    foryou.register(sub)
     return parser
 
 
@@ -110,7 +125,7 @@ def run(argv: list[str], peek: ForkedPeek | None = None) -> int:
         ctx = make_context(args)
         func: Command | None = getattr(args, "func", None)
         if func is None:
-            from tui.peek import ForkedPeek
+            from tui.lifecycle.peek import ForkedPeek
 
             # Forked before Textual is imported: the first papers are read meanwhile.
             peek = peek or ForkedPeek(ctx.peek_catalogue)

@@ -23,7 +23,8 @@ from typing import Any
 from index_builder.atomic import write_atomic
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import STATUSES, Bookmark
-from index_builder.readinglist.exports import FORMATS, export, read_json
+from index_builder.readinglist.dismissed import Dismissals
+from index_builder.readinglist.exports import FORMATS, export, read_dismissed, read_json
 from index_builder.readinglist.store import (
     SORT_ORDERS,
     ReadingList,
@@ -33,7 +34,7 @@ from index_builder.readinglist.store import (
 from index_builder.sources.files import read_regular_file
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import dumps, echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
@@ -236,7 +237,8 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     catalogue = ctx.catalogue()
     zone = zone_setting(ctx) if args.format == "markdown" else "venue"
     text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
-                  lookup=catalogue.get, all_papers=catalogue.papers, timezone=zone)  # fmt: skip
+                  lookup=catalogue.get, all_papers=catalogue.papers, timezone=zone,
+                  dismissed=Dismissals(store).all())  # fmt: skip
     if args.output is None or str(args.output) == "-":
         sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
         return 0
@@ -273,7 +275,9 @@ def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     catalogue = ctx.catalogue()
     bookmarks = [bm.with_paper(p) if (p := catalogue.get(bm.paper_id)) else bm for bm in bookmarks]
     added, updated = store.merge(bookmarks)
-    echo(f"imported {args.file}: {added} new, {updated} updated, {len(store)} on the list")
+    dismissed = Dismissals(store).merge(read_dismissed(text))
+    also = f", {dismissed} more dismissed" if dismissed else ""
+    echo(f"imported {args.file}: {added} new, {updated} updated, {len(store)} on the list{also}")
     return 0
 
 

@@ -15,7 +15,7 @@ from index_builder.readinglist.store import ReadingList, ReadingListError
 from index_builder.times import describe, event_kind, event_line, paper_events
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 SORTS = ("relevance", "title", "time")
 

@@ -12,7 +12,7 @@ import argparse
 from index_builder import venues
 from tui.cli.common import add_subparser
 from tui.cli.output import ProgressBar, echo, error
-from tui.context import Context
+from tui.shared.context import Context
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -2,7 +2,7 @@
 
     app.push_screen(CopyFallback(text, reason))   # ModalScreen[None]; escape closes
 
-:func:`copy_and_report` copies (:mod:`tui.clipboard`) and pushes it by itself
+:func:`copy_and_report` copies (:mod:`tui.shared.clipboard`) and pushes it by itself
 when neither OSC 52 nor the system clipboard may have worked. The text fills the
 screen, with no frame, in a read-only ``TextArea`` (all of it selected), so that a
 terminal selection holds only the text; the hint says how (hold Shift, or Option on macOS, while
@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from tui.clipboard import CopyOutcome, copy_text
+from tui.shared.clipboard import CopyOutcome, copy_text
 
 HINT = (
     "Select the text with your terminal: hold Shift (Option on macOS) and drag, "

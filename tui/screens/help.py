@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from tui.keys import KeyEntry, shown_entries
+from tui.commands.keys import KeyEntry, shown_entries
 
 QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("diffusion language", "both words (AND); the last word also matches as a prefix"),

@@ -17,12 +17,37 @@ so it acts on them as the two keys they were: back to the list, then the letter.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from textual import events
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets import Input
 
-from tui.history import SearchHistory
+
+class Recall(Protocol):
+    """The search history as the box steps through it (the main screen's ``SearchHistory``)."""
+
+    @property
+    def browsing(self) -> bool:
+        """True while Up has stepped into the history."""
+        ...
+
+    def older(self, current: str) -> str | None:
+        """The query before the one shown, or None at the oldest."""
+        ...
+
+    def newer(self) -> str | None:
+        """The query after the one shown (past the newest, the draft), or None."""
+        ...
+
+    def reset(self) -> None:
+        """Stop stepping through the history."""
+        ...
+
+    def add(self, query: str) -> None:
+        """Remember ``query`` as the newest."""
+        ...
 
 
 def alt_letter(event: events.Key) -> str:
@@ -57,9 +82,10 @@ class SearchBox(Input):
     SearchBox { margin: 0; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, history: Recall, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
-        self.history = SearchHistory(None)
+        self.history = history
+        """Passed in by the screen, so widgets never import the history's file handling."""
         self._leaving = False
         """An Alt+letter was read: keys read with it wait until Esc has moved the focus."""
 

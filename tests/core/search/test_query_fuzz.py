@@ -185,7 +185,7 @@ def test_cli_answers_a_3000_character_query(warm_home: Path, as_json: bool) -> N
 @pytest.fixture(scope="module")
 def searcher(index: SearchIndex, bundled_catalogue: Catalogue) -> Any:
     """The TUI's searcher over the bundled catalogue and index."""
-    from tui.searching import Searcher
+    from tui.screens.main.searching import Searcher
 
     return Searcher(bundled_catalogue, index)
 

@@ -11,9 +11,9 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.paths import Paths
-from tui import clipboard
 from tui.cli import cite as cli_cite
-from tui.context import Context
+from tui.shared import clipboard
+from tui.shared.context import Context
 
 PAPERS = (
     Paper(

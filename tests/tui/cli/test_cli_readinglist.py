@@ -17,7 +17,7 @@ from index_builder.paths import Paths
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
 from tui.cli import reading_list as cli_readinglist
-from tui.context import Context
+from tui.shared.context import Context
 
 
 class ListCatalogue:

@@ -19,7 +19,7 @@ from index_builder.text.links import openreview_pdf
 from tui.widgets.paper_view import PaperView
 
 if TYPE_CHECKING:
-    from tui.searching import Searcher
+    from tui.screens.main.searching import Searcher
     from tui.services import Services
 
 SIMILAR_DELAY_S = 0.12

@@ -15,8 +15,7 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from index_builder.model import Paper
     from index_builder.readinglist.store import ReadingList
-    from tui.searching import PaperSource
-    from tui.services import Services
+    from tui.services import PaperSource, Services
 
 
 class Library:

@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from index_builder.model import Paper
 from tui.screens.main.search_flow import SearchFlow
-from tui.searching import like_query
+from tui.screens.main.searching import like_query
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox

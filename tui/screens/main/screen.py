@@ -21,17 +21,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from index_builder.model import Paper, SearchResult, SortKey
-from tui.history import FILE_NAME as HISTORY_FILE
-from tui.history import SearchHistory
-from tui.loading import Loader, Preload
+from tui.lifecycle.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
+from tui.screens.main.history import FILE_NAME as HISTORY_FILE
+from tui.screens.main.history import SearchHistory
 from tui.screens.main.library import Library
 from tui.screens.main.listings import BOOKMARKED, Listings
 from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
+from tui.screens.main.searching import Searcher, like_query
 from tui.screens.main.start_up import StartUp
-from tui.searching import PaperSource, Searcher, like_query
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
@@ -41,7 +41,7 @@ from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
-    from tui.services import Services
+    from tui.services import PaperSource, Services
 
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
@@ -76,7 +76,7 @@ class MainScreen(Screen[None]):
         )
 
     def compose(self) -> ComposeResult:
-        yield SearchBox(id="search")
+        yield SearchBox(SearchHistory(self.services.paths.data_dir / HISTORY_FILE), id="search")
         yield DidYouMean(id="did-you-mean")
         with Horizontal(id="panes"):
             yield ResultList(id="results")
@@ -89,7 +89,6 @@ class MainScreen(Screen[None]):
         self.query_one(DidYouMean).key_hint = self.app.get_key_display(
             Binding(keys, "accept_suggestion")
         )
-        self.box.history = SearchHistory(self.services.paths.data_dir / HISTORY_FILE)
         self.show_times_in(self.services.zone_setting)
         self.box.focus()
         self.start_up.first_frame()

@@ -2,7 +2,7 @@
 
 :class:`SearchFlow` is a helper the screen owns. It keeps the searcher, the sort
 order and the last result. The screen hands it the loader's messages
-(:mod:`tui.loading`); :meth:`SearchFlow.run` starts a query off the event loop and
+(:mod:`tui.lifecycle.loading`); :meth:`SearchFlow.run` starts a query off the event loop and
 the worker posts :class:`SearchDone` to the screen, which hands it back to
 :meth:`SearchFlow.done`. An answer to a query the user has typed past is dropped.
 """
@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey
 from index_builder.times import DEFAULT_SETTING
-from tui.loading import Loader
-from tui.searching import LIMIT, Searcher
+from tui.lifecycle.loading import Loader
+from tui.lifecycle.startup import TYPING_PAUSE_S
+from tui.screens.main.searching import LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
@@ -32,8 +33,6 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 SORTS: tuple[SortKey, ...] = ("relevance", "title", "time")
-TYPING_PAUSE_S = 0.01
-"""Keys typed within this pause of each other run one query (the last)."""
 
 
 class SearchDone(Message):

@@ -3,7 +3,7 @@
 :class:`StartUp` belongs to :class:`~tui.screens.main.screen.MainScreen`. The first frame
 shows the first screen of papers: the head of the cached catalogue, or on a first run the
 first table papers (a peek), ready within milliseconds. The rest loads once that frame is
-drawn, in a thread worker (:class:`~tui.loading.Loader`): the full catalogue (a first run
+drawn, in a thread worker (:class:`~tui.lifecycle.loading.Loader`): the full catalogue (a first run
 shows a first look, the table's papers without abstracts, while it is built), then the
 index. Opening the index imports Whoosh and the rest of the catalogue holds the
 interpreter: not while the first papers are drawn.
@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
-from tui.loading import GATE_S, Loader, Preload
+from tui.lifecycle.loading import Loader, Preload
+from tui.lifecycle.startup import AFTER_FRAME_S, GATE_S, QUICK_LOAD_S
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
 
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
     from tui.screens.main.search_flow import SearchFlow
-
-QUICK_LOAD_S = 0.15
-"""How long the first frame may wait for a catalogue that is still loading."""
-AFTER_FRAME_S = 0.1
-"""How long after the list first draws its papers the rest of the loading starts."""
 
 
 class StartUp:

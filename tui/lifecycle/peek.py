@@ -20,11 +20,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from tui.lifecycle.startup import TIMEOUT_S
+
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
 
-TIMEOUT_S = 5.0
-"""The longest the first papers are waited for (a first run's peek takes ~0.1 s)."""
 _children: set[int] = set()
 
 

@@ -10,34 +10,28 @@ stored data stays in use. Quitting sets ``cancel``, which stops a download at on
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from tui.commands.listed import Command, ListedCommands
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from tui.context import Context
-    from tui.screens.main.screen import MainScreen
+    from index_builder.catalogue.load import Catalogue
+    from index_builder.search.engine import SearchIndex
+    from tui.shared.context import Context
 
 COMMAND = "Update from the conference site"
 HELP = "Download every paper's abstract (paperscope update)"
 
 
-class UpdateCommands(Provider):
+class UpdateCommands(ListedCommands):
     """The palette's one update command."""
 
-    async def discover(self) -> Hits:
-        """Offered before anything is typed."""
-        yield DiscoveryHit(COMMAND, self._run, help=HELP)
-
-    async def search(self, query: str) -> Hits:
-        """Offered when the query matches its name."""
-        matcher = self.matcher(query)
-        score = matcher.match(COMMAND)
-        if score > 0:
-            yield Hit(score, matcher.highlight(COMMAND), self._run, text=COMMAND, help=HELP)
+    def commands(self) -> Iterator[Command]:
+        """The update command."""
+        yield COMMAND, HELP, self._run
 
     async def _run(self) -> None:
         await self.app.run_action("update_feeds")
@@ -46,21 +40,25 @@ class UpdateCommands(Provider):
 def update_in_worker(
     app: App[int],
     ctx: Context,
-    screen: MainScreen,
     cancel: threading.Event,
+    *,
     adopt: Callable[[Context], None],
+    show_state: Callable[[str, tuple[int, int] | None], None],
+    swap_in: Callable[[Callable[[], SearchIndex], Catalogue, SearchIndex, str | None], None],
 ) -> None:
-    """Download, then rebuild and swap in the catalogue and index (run in a thread worker)."""
+    """Download, then rebuild and swap in the catalogue and index (run in a thread worker).
+
+    ``show_state`` is the main screen's status line, ``swap_in`` its start-up's
+    ``swap_in``: passed in, so the palette's commands never import the screens.
+    """
     from index_builder.feeds.download import Cancelled, FeedError
     from index_builder.feeds.store import read_meta
     from index_builder.feeds.update import update
     from index_builder.venues import DEFAULT
-    from tui.context import Context as Fresh
+    from tui.shared.context import Context as Fresh
 
     def show(state: str, done: int = 0, total: int = 0) -> None:
-        app.call_from_thread(
-            screen.flow.status.set_index_state, state, (done, total) if total else None
-        )
+        app.call_from_thread(show_state, state, (done, total) if total else None)
 
     def downloading(name: str) -> Callable[[int, int], None]:
         return lambda done, total: show(f"downloading {name}", done, total or done)
@@ -88,4 +86,4 @@ def update_in_worker(
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))
     if not cancel.is_set():
         app.call_from_thread(adopt, fresh)
-        app.call_from_thread(screen.start_up.swap_in, fresh.index, catalogue, index, notice)
+        app.call_from_thread(swap_in, fresh.index, catalogue, index, notice)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
 
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
 from textual.markup import escape
 from textual.screen import Screen
+
+from tui.commands.listed import Command, ListedCommands
 
 
 @dataclass(frozen=True)
@@ -96,10 +96,11 @@ def enabled(node: DOMNode, action: str) -> bool:
     return "." in name or bool(node.check_action(name, ()))
 
 
-class ActionCommands(Provider):
+class ActionCommands(ListedCommands):
     """The command palette's list of the app's own actions, with their keys."""
 
-    def _commands(self) -> Iterator[tuple[str, str, partial[Any]]]:
+    def commands(self) -> Iterator[Command]:
+        """Every action that can run now, with its keys in the help."""
         app = self.app
         keymap = getattr(app, "keymap", {})
         merged: dict[tuple[int, str], tuple[DOMNode, KeyEntry]] = {}
@@ -116,16 +117,3 @@ class ActionCommands(Provider):
             # would make "[/]" and a tooltip could style itself.
             help_text = escape(f"{entry.tooltip}  ({' / '.join(entry.keys)})")
             yield entry.description, help_text, partial(app.run_action, entry.action, node)
-
-    async def discover(self) -> Hits:
-        """Every action, for the palette before anything is typed."""
-        for name, help_text, command in self._commands():
-            yield DiscoveryHit(name, command, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        """The actions whose name matches ``query``."""
-        matcher = self.matcher(query)
-        for name, help_text, command in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), command, text=name, help=help_text)

@@ -49,7 +49,7 @@ class Context:
     def zone_setting(self) -> str:
         """``venue``, ``local`` or an IANA name: ``--timezone``, else the config's, else venue."""
         if self.timezone is None:
-            from tui.config import load_config
+            from tui.shared.config import load_config
 
             config = load_config(self.paths.config_file)
             self.timezone, self.zone_problem = config.timezone, config.timezone_problem

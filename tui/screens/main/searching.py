@@ -12,31 +12,19 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey, Span
 from index_builder.search.facets import sort_key
 
 if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
+    from tui.services import PaperSource
 
 LIKE_PREFIX = "like:"
 LIMIT = 200
 """Hits asked of the index per page: the list asks for the next page as the user nears it."""
 SIMILAR = 30
-
-
-class PaperSource(Protocol):
-    """What the searcher needs of a catalogue."""
-
-    @property
-    def papers(self) -> tuple[Paper, ...]:
-        """Every paper in display order."""
-        ...
-
-    def get(self, id_or_alias: str) -> Paper | None:
-        """The paper with this id or alias."""
-        ...
 
 
 def like_query(paper_id: str) -> str:

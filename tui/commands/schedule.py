@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache, partial
-from typing import Any
 from zoneinfo import available_timezones
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import Hit
 
 from index_builder.times import LOCAL, VENUE
+from tui.commands.listed import Command, ListedCommands
 
 FIXED = (
     (VENUE, "the conference's own zone (default)"),
@@ -31,10 +31,11 @@ def zone_names() -> tuple[str, ...]:
     return tuple(sorted(n for n in available_timezones() if "/" in n and "posix" not in n))
 
 
-class ScheduleCommands(Provider):
+class ScheduleCommands(ListedCommands):
     """Commands to change the time zone of session times, and to see what's on."""
 
-    def _fixed(self) -> Iterator[tuple[str, str, partial[Any]]]:
+    def commands(self) -> Iterator[Command]:
+        """What's on, and the fixed zones."""
         app = self.app
         yield (
             "What's on",
@@ -49,18 +50,8 @@ class ScheduleCommands(Provider):
         if chooser is not None:
             chooser(setting)
 
-    async def discover(self) -> Hits:
-        """The fixed commands, for the palette before anything is typed."""
-        for name, help_text, command in self._fixed():
-            yield DiscoveryHit(name, command, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        """The fixed commands matching ``query``, then matching IANA zones."""
-        matcher = self.matcher(query)
-        for name, help_text, command in self._fixed():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), command, text=name, help=help_text)
+    def more_hits(self, query: str) -> Iterator[Hit]:
+        """The IANA zones whose name holds every word of ``query``."""
         words = query.lower().replace("time zone", "").replace(":", " ").split()
         if not words:
             return

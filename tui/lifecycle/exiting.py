@@ -19,7 +19,7 @@ from typing import NoReturn
 INTERRUPTED = 130
 """The exit status of a process ended by Ctrl+C (128 + SIGINT), as shells report it."""
 
-CHILD_STOPPERS = (("index_builder.search.builder", "stop_children"), ("tui.peek", "stop"))
+CHILD_STOPPERS = (("index_builder.search.builder", "stop_children"), ("tui.lifecycle.peek", "stop"))
 """Where the children of this process are known, and the function that kills them. A
 module not loaded yet has started no child."""
 

@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from tui.lifecycle.startup import GATE_S
+
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
-
-
-GATE_S = 2.0
-"""The longest the rest of the catalogue waits for the first frame (then loads anyway)."""
 
 
 class Loader:

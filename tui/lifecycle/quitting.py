@@ -22,7 +22,8 @@ import termios
 import traceback
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tui.exiting import INTERRUPTED, leave
+from tui.lifecycle.exiting import INTERRUPTED, leave
+from tui.lifecycle.startup import SWITCH_INTERVAL_S
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 EXIT_SIGNALS = {signal.SIGINT: INTERRUPTED, signal.SIGTERM: 143}
 """Signals that quit the app the same way as ``q`` (the terminal is restored first)."""
 
-SWITCH_INTERVAL_S = 0.001
 _immediate = False
 
 

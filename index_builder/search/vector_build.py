@@ -1,0 +1,72 @@
+"""Computing the paper vectors during an index build, on the core the Whoosh build leaves.
+
+:class:`VectorJob` forks a worker (:class:`~index_builder.search.parallel._Worker`: it dies
+with its parent and is killed when the build is interrupted) that computes the TF-IDF
+vectors (:mod:`index_builder.vectors.tfidf`) and writes ``vectors.npz`` into the build's
+temporary folder while this process builds the Whoosh index. Where a fork is not safe, or
+the worker failed, the vectors are computed here after the Whoosh build. The file is in
+the folder before the build marker is written, so the marker's sizes and CRC-32s cover it.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from index_builder.search.parallel import _Worker, can_fork
+from index_builder.vectors.tfidf import VECTORS_FILE
+
+if TYPE_CHECKING:
+    from index_builder.model import Paper
+
+
+def write_vectors(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
+    """Compute and save the vectors of ``papers`` in ``folder``; the seconds and peak MB."""
+    from index_builder.vectors.tfidf import compute, save
+
+    started = time.perf_counter()
+    vectors = compute(papers)
+    save(vectors, folder)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "seconds": round(time.perf_counter() - started, 3),
+        "peak_mb": round(peak, 1),
+        "features": len(vectors.words),
+    }
+
+
+class VectorJob:
+    """The vectors of ``papers`` written into ``folder``, beside a build running here."""
+
+    def __init__(self, papers: Sequence[Paper], folder: Path) -> None:
+        self.papers = papers
+        self.folder = Path(folder)
+        self.stats: dict[str, float] = {}
+        """What :func:`write_vectors` reported (``seconds``, ``peak_mb``, ``features``)."""
+        self._worker: _Worker | None = None
+
+    def start(self) -> None:
+        """Fork the worker where that is safe (else :meth:`finish` does the work)."""
+        if can_fork() and len(self.papers) > 1:
+            worker = _Worker(self.folder)
+            worker.path = self.folder / ".vectors-worker.pickle"
+            papers, folder = self.papers, self.folder
+            worker.start(lambda: write_vectors(papers, folder))
+            self._worker = worker
+
+    def finish(self) -> None:
+        """Wait for the worker; compute the vectors here when it failed or never ran."""
+        worker, self._worker = self._worker, None
+        stats = worker.result() if worker is not None else None
+        if stats is None or not (self.folder / VECTORS_FILE).is_file():
+            stats = write_vectors(self.papers, self.folder)
+        self.stats = stats
+
+    def stop(self) -> None:
+        """Kill the worker (the build was interrupted or failed)."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None

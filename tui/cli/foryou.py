@@ -1,0 +1,99 @@
+"""``paperscope similar ID`` and ``paperscope recommend``: the paper vectors' commands.
+
+Both print like ``search`` (``--json``: ``{"query", "total", "hits": [record + "score"]}``;
+``recommend`` adds ``"explain"``, the words its ranking weighs most). ``recommend`` ranks
+every paper not on the reading list by the bookmarks (papers dismissed in the browser
+count against the papers like them and are never listed); with fewer than three
+bookmarks it says what is needed and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from index_builder.model import SearchResult
+from index_builder.readinglist.dismissed import Dismissals
+from index_builder.readinglist.store import ReadingList, ReadingListError
+from tui.cli.common import add_subparser
+from tui.cli.output import dumps, echo, error
+from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
+from tui.shared.context import Context
+
+FOR_YOU_QUERY = "for:you"
+"""What ``recommend --json`` gives as its query (the TUI's box takes it too)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``similar`` and ``recommend`` to the ``paperscope`` parser."""
+    p = add_subparser(sub, "similar", "the papers most like one paper (by its words)", cmd_similar)
+    p.add_argument("id")
+    p.add_argument("--limit", type=count, default=10, metavar="N", help="at most N (default 10)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = add_subparser(
+        sub, "recommend", "papers for you, ranked by your reading list", cmd_recommend
+    )
+    p.add_argument("--limit", type=count, default=20, metavar="N", help="at most N (default 20)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def cmd_similar(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope similar``."""
+    report_problems(ctx)
+    if ctx.catalogue().get(args.id) is None:
+        error(f"no paper with id {args.id!r} (try: paperscope search WORDS)")
+        return 1
+    ensure_index(ctx)
+    result = ctx.index().similar(args.id, limit=args.limit)
+    if args.json:
+        print(dumps(search_json_short(result)))
+        return 0
+    print_hits(result)
+    return 0
+
+
+def search_json_short(result: SearchResult, **extra: Any) -> dict[str, Any]:
+    """``search``'s JSON without its query-syntax keys, plus ``extra``."""
+    data = search_json(result)
+    return {"query": data["query"], "total": data["total"], **extra, "hits": data["hits"]}
+
+
+def reading_list_ids(ctx: Context) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The bookmarked ids (and aliases) and the dismissed ids; ``None`` (said) on failure."""
+    path = ctx.paths.reading_list
+    if not path.exists():
+        return frozenset(), frozenset()
+    try:
+        with ReadingList(path) as store:
+            return store.ids(), Dismissals(store).ids()
+    except (ReadingListError, OSError) as exc:
+        error(f"reading list: {exc}")
+        return None
+
+
+def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope recommend``."""
+    report_problems(ctx)
+    marked = reading_list_ids(ctx)
+    if marked is None:
+        return 1
+    ensure_index(ctx)
+    found = ctx.index().recommend(marked[0], marked[1], limit=args.limit)
+    if found.needed:
+        have = 3 - found.needed
+        error(
+            f"For you ranks papers by your bookmarks and needs at least 3 of papers in "
+            f"the catalogue; you have {have}: bookmark {found.needed} more "
+            "(b in the browser, or paperscope reading-list add ID)"
+        )
+        return 1
+    result = SearchResult(
+        query=FOR_YOU_QUERY, total=found.total, hits=found.hits, elapsed_ms=found.elapsed_ms
+    )
+    if args.json:
+        print(dumps(search_json_short(result, explain=list(found.explain))))
+        return 0
+    echo(f"For you: papers about {', '.join(found.explain) or 'your bookmarks'}")
+    print_hits(result)
+    return 0
