@@ -27,7 +27,10 @@ from tests.benchmarks.terminal import TitleSpotter, available
 from tests.benchmarks.updated import prepare
 
 _WORD = re.compile(r"[a-z]{4,}")
-TWO_PROCESSES = "PaperScope builds on two processes (a forked worker takes half the papers)"
+TWO_PROCESSES = (
+    "PaperScope builds on up to three processes (a forked worker takes half the papers, "
+    "another the paper vectors where the index has them)"
+)
 
 
 def _cpu() -> float:

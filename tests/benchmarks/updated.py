@@ -96,6 +96,8 @@ def cached_home() -> Path:
     if not done.exists():
         prepare(home)
         done.write_text("ok")
+    else:  # the product's index may have changed since: brought up to date (or kept)
+        _run(home, "index")
     return home
 
 
