@@ -206,6 +206,9 @@ class SearchResult:
     fallback_reason: str = ""
     """Why the query was read as plain words (``"too many terms"``...), when it was."""
     facets: dict[str, tuple[FacetCount, ...]] = field(default_factory=dict)
+    note: str = ""
+    """A line that says what a listing is (For you: the words it ranks by, or what it
+    needs), for the status line; empty for a query."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,10 +155,13 @@ def _open_writable(path: Path, timeout: float, kind: str) -> sqlite3.Connection:
         _quick_check(conn, path)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # a committed bookmark survives power loss too
-        if kind in ("new", "prototype"):
-            migrate(conn)
-        elif kind == "unmarked":  # a list written before the application id existed
+        if kind == "unmarked":  # a list written before the application id existed
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        # A new list, and one of an earlier schema (v1 lists get For you's table): a write
+        # transaction only when there is something to migrate.
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if kind in ("new", "prototype") or version < SCHEMA_VERSION:
+            migrate(conn)
     except (sqlite3.Error, ReadingListError) as exc:
         conn.close()
         if isinstance(exc, ReadingListError):

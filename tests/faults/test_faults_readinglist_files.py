@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from index_builder.readinglist.identify import APPLICATION_ID
+from index_builder.readinglist.migrations import SCHEMA_VERSION
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import in_namespace, namespace_problem, paperscope, run
 from tests.helpers.shared_builds import build_once, copy_listed
@@ -88,13 +89,19 @@ def test_a_list_from_before_the_application_id_is_still_ours(rows: Path, tmp_pat
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db(home)) as conn:
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        conn.execute("PRAGMA application_id = 0")  # as an earlier PaperScope wrote it
+        conn.execute("PRAGMA application_id = 0")  # as an earlier PaperScope wrote it:
+        conn.execute("DROP TABLE dismissed")  # schema version 1, from before For you
+        conn.execute("PRAGMA user_version = 1")
     conn.close()
     done = run(home, rl(rows, "note", PAPER_ID, "still", "mine"))
     assert done.returncode == 0, done.stderr
     with ReadingList(db(home)) as store:
         bm = store.get(PAPER_ID)
         assert bm is not None and bm.note == "still mine"
+    with sqlite3.connect(db(home)) as conn:  # migrated to the current schema on the way
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("SELECT count(*) FROM dismissed").fetchone()[0] == 0
+    conn.close()
 
 
 def _build_listed(folder: Path) -> None:

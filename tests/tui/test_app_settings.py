@@ -32,7 +32,7 @@ async def test_keymap_moves_quit_to_ctrl_q(make_app: AppFactory, tmp_path) -> No
 
 async def test_keymap_remaps_to_a_letter_and_help_shows_it(make_app: AppFactory, tmp_path) -> None:
     config_file = tmp_path / "config.toml"
-    config_file.write_text('[keymap]\nquit = "x"\nsort = "S"\n', encoding="utf-8")
+    config_file.write_text('[keymap]\nquit = "z"\nsort = "S"\n', encoding="utf-8")
     app = make_app(config=load_config(config_file))
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -43,8 +43,8 @@ async def test_keymap_remaps_to_a_letter_and_help_shows_it(make_app: AppFactory,
         assert isinstance(app.screen, HelpScreen)
         keys = rendered_text(app.screen.query_one("#help-keys"))
         quit_line = next(line for line in keys.splitlines() if "Quit PaperScope" in line)
-        assert quit_line.split()[0] == "x"
-        await pilot.press("escape", "x")
+        assert quit_line.split()[0] == "z"
+        await pilot.press("escape", "z")
         await pilot.pause()
     assert app.return_code == 0
 

@@ -1,4 +1,4 @@
-"""The "did you mean …" line under the search box."""
+"""The "did you mean …" line under the search box (or what a listing is, e.g. For you's words)."""
 
 from __future__ import annotations
 
@@ -33,3 +33,10 @@ class DidYouMean(Static):
             self.update(text)
         else:
             self.update("")
+
+    def say(self, line: str) -> None:
+        """Show ``line`` (a listing's explanation) where a suggestion would be; "" hides it."""
+        if self.suggestion is not None:
+            return
+        self.set_class(bool(line), "-shown")
+        self.update(Text(clean(line)) if line else "")

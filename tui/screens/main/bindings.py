@@ -15,6 +15,8 @@
 | e / p   | export / planner | the reading list's export / its sessions view |
 | b / B   | bookmark / reading_list | toggle bookmark / open the reading list |
 | y / Y   | cite / cite_format | copy the default citation / pick a format   |
+| R       | for_you         | For you: papers ranked by the reading list     |
+| x / u   | dismiss / undo_dismiss | not interested (hidden from For you) / undo |
 """
 
 from __future__ import annotations
@@ -87,6 +89,30 @@ MAIN_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Papers by the first author",
         id="more_by_author",
+    ),
+    Binding(
+        "R",
+        "for_you",
+        "For you",
+        show=False,
+        tooltip="Papers ranked by your reading list",
+        id="for_you",
+    ),
+    Binding(
+        "x",
+        "not_interested",
+        "Not interested",
+        show=False,
+        tooltip="Hide the paper from For you",
+        id="dismiss",
+    ),
+    Binding(
+        "u",
+        "undo_dismiss",
+        "Undo not interested",
+        show=False,
+        tooltip="Take back the last paper hidden from For you",
+        id="undo_dismiss",
     ),
     Binding(
         "b",

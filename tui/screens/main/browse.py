@@ -1,7 +1,8 @@
 """The main screen's paper view: the paper shown, its similar papers, its links.
 
 :class:`PaperPane` is a helper the screen owns: it shows a hit in the view with
-its bookmark badge, fills the similar papers from a worker once the cursor rests,
+its bookmark badge, fills the similar papers from a worker once the screen is drawn
+and the cursor rests (they come from the paper vectors, about a millisecond each),
 and opens the paper's page or code through the services.
 """
 
@@ -54,7 +55,13 @@ class PaperPane:
         self.find_similar()
 
     def find_similar(self) -> None:
-        """Fill the view's similar papers in a worker (once the index is ready)."""
+        """Fill the view's similar papers in a worker (once the index is ready), started
+        after the screen is drawn: the list and the view come first."""
+        self._screen.call_after_refresh(self._start_similar)
+
+    def _start_similar(self) -> None:
+        """The worker for the paper shown now; an exclusive one, so a request for a paper
+        the cursor has left is cancelled (and its answer, if any, dropped by the view)."""
         paper = self.view.paper
         searcher = self._searcher()
         if paper is not None and searcher is not None and searcher.ready:

@@ -1,7 +1,7 @@
 """Listings the main screen shows in place of the user's query, and the way back.
 
-``m`` lists ``like:ID``, ``a`` ``author:"…"``, and a paper opened from the reading
-list or from the similar papers that the list does not hold is listed with the
+``m`` lists ``like:ID``, ``a`` ``author:"…"``, ``R`` ``for:you``, and a paper opened from
+the reading list or from the similar papers that the list does not hold is listed with the
 cursor on it (``is:bookmarked`` or ``like:ID``). :class:`Listings` remembers the
 query before the listing, which ``Backspace`` brings back, and keeps the list's
 cursor the one current paper: the view shows it and every key acts on it.
@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from index_builder.model import Paper
 from tui.screens.main.search_flow import SearchFlow
-from tui.screens.main.searching import like_query
+from tui.screens.main.searching import FOR_YOU, like_query
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
@@ -96,6 +96,14 @@ class Listings:
             )
             return
         self._list_and_focus(like_query(paper.id))
+
+    def for_you(self) -> None:
+        """List the papers For you recommends (the index is needed)."""
+        searcher = self._flow.searcher
+        if searcher is None or not searcher.ready:
+            self._screen.notify("For you needs the search index, which is still being built.")
+            return
+        self._list_and_focus(FOR_YOU)
 
     def more_by_author(self, paper: Paper) -> None:
         """List the papers of ``paper``'s first author."""

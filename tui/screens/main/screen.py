@@ -2,8 +2,9 @@
 
 One class with the screen's actions (keys in :mod:`tui.screens.main.bindings`);
 what it shares or delegates lives in helper objects it owns: :class:`SearchFlow`
-(queries in a worker), :class:`PaperPane` (the view, similar papers, links) and
-:class:`Library` (bookmarks, reading list, citations). Everything from outside
+(queries in a worker), :class:`PaperPane` (the view, similar papers, links),
+:class:`Library` (bookmarks, reading list, citations) and :class:`ForYou` (For you,
+dismissed papers). Everything from outside
 comes in through the :class:`~tui.services.Services` it is created with.
 """
 
@@ -24,13 +25,14 @@ from index_builder.model import Paper, SearchResult, SortKey
 from tui.lifecycle.loading import Loader, Preload
 from tui.screens.main.bindings import MAIN_BINDINGS
 from tui.screens.main.browse import PaperPane
+from tui.screens.main.for_you import ForYou
 from tui.screens.main.history import FILE_NAME as HISTORY_FILE
 from tui.screens.main.history import SearchHistory
 from tui.screens.main.library import Library
 from tui.screens.main.listings import BOOKMARKED, Listings
 from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
-from tui.screens.main.searching import Searcher, like_query
+from tui.screens.main.searching import FOR_YOU, Searcher, like_query
 from tui.screens.main.start_up import StartUp
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -61,6 +63,7 @@ class MainScreen(Screen[None]):
         self.library = Library(
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
+        self.for_you = ForYou(self, services, changed=self.dismissals_changed)
         self.flow = SearchFlow(
             self,
             marked=self.bookmarked_ids,
@@ -68,6 +71,7 @@ class MainScreen(Screen[None]):
             loaded=self.library.load,
             indexed=lambda: self.pane.find_similar(),
             zone=lambda: services.zone_setting,
+            dismissed=self.for_you.dismissed,
         )
         self.listings = Listings(self, self.flow)
         self.start_up = StartUp(self, self.flow, catalogue, index)
@@ -252,6 +256,11 @@ class MainScreen(Screen[None]):
         if "bookmarked" in self.box.value.lower() and self.flow.result is not None:
             self.run_search()
 
+    def dismissals_changed(self) -> None:
+        """For you shown: ranked again without the papers dismissed."""
+        if self.box.value.strip().lower() == FOR_YOU:
+            self.run_search()
+
     # -- actions ----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -326,3 +335,16 @@ class MainScreen(Screen[None]):
         if (paper := self.current_paper()) is not None:
             cite = self.library.pick_citation if how == "pick" else self.library.copy_citation
             cite(paper, self.catalogue())
+
+    def action_for_you(self) -> None:
+        """List the papers For you ranks by the reading list (Backspace goes back)."""
+        self.listings.for_you()
+
+    def action_not_interested(self) -> None:
+        """Not interested in the current paper: For you hides it (u takes it back)."""
+        if (paper := self.current_paper()) is not None:
+            self.for_you.dismiss(paper)
+
+    def action_undo_dismiss(self) -> None:
+        """Take back the last paper dismissed."""
+        self.for_you.take_back()

@@ -24,7 +24,7 @@ from index_builder.model import Hit, Paper, SearchResult, SortKey
 from index_builder.times import DEFAULT_SETTING
 from tui.lifecycle.loading import Loader
 from tui.lifecycle.startup import TYPING_PAUSE_S
-from tui.screens.main.searching import LIMIT, Searcher
+from tui.screens.main.searching import FOR_YOU, LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
@@ -75,8 +75,10 @@ class SearchFlow:
         loaded: Callable[[], None],
         indexed: Callable[[], None],
         zone: Callable[[], str] = lambda: DEFAULT_SETTING,
+        dismissed: Callable[[], frozenset[str]] = frozenset,
     ) -> None:
         self._screen = screen
+        self._dismissed = dismissed
         self._zone = zone
         self._marked = marked
         self._facet_panel = facet_panel
@@ -176,13 +178,15 @@ class SearchFlow:
         panel = self._facet_panel()
         facets = panel is not None and panel.shown
         searcher, query, sort, marked = self.searcher, self.box.value, self.sort, self._marked()
+        # Only For you leaves papers out: other queries never read the dismissed ones.
+        dismissed = self._dismissed() if query.strip().lower() == FOR_YOU else frozenset()
         # The same query again (sort, bookmarks, the index now ready): as many hits as the
         # list holds, so the cursor can stay where the user scrolled to.
         held = len(self._screen.query_one(ResultList).hits)
         same = self.result is not None and self.result.query == query
         limit = max(LIMIT, held) if same else LIMIT
         self._screen.run_worker(
-            lambda: self._search(searcher, query, sort, facets, marked, limit),
+            lambda: self._search(searcher, query, sort, facets, marked, limit, dismissed),
             thread=True,
             exclusive=True,
             group="search",
@@ -197,6 +201,7 @@ class SearchFlow:
         facets: bool,
         marked: frozenset[str],
         limit: int = LIMIT,
+        dismissed: frozenset[str] = frozenset(),
     ) -> None:
         """Run one query off the event loop and post its result."""
         worker = get_current_worker()
@@ -205,7 +210,9 @@ class SearchFlow:
         time.sleep(TYPING_PAUSE_S)
         if worker.is_cancelled:
             return
-        result = searcher.run(query, sort=sort, bookmarked=marked, facets=facets, limit=limit)
+        result = searcher.run(
+            query, sort=sort, bookmarked=marked, facets=facets, limit=limit, dismissed=dismissed
+        )
         if not worker.is_cancelled:
             self._screen.post_message(SearchDone(query, sort, result, searcher.ready))
 
@@ -254,12 +261,15 @@ class SearchFlow:
                 hits = (Hit(paper), *hits)
         query = message.query.strip()
         results.empty_message = f"No papers match {query!r}." if query else "No papers."
+        if message.result.note:
+            results.empty_message = message.result.note
         results.show_times(self._zone() if message.sort == "time" else None)
         total = max(message.result.total, len(hits))
         results.set_hits(hits, keep=keep, total=total, near=near)
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
+        offer.say(message.result.note)  # For you's words, or what it needs
         if not self.head:
             self._screen.query_one(StatusBar).set_counts(
                 len(message.result.hits), message.result.total, message.result.elapsed_ms

@@ -4,7 +4,7 @@
 workers. Until the index is attached it filters the catalogue by substring
 (every word in the title or the authors, case-insensitive) so the list reacts
 from the first keystroke of a first run; ``like:ID`` lists the papers similar
-to paper ``ID``.
+to paper ``ID`` and ``for:you`` the papers For you ranks by the reading list.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from tui.services import PaperSource
 
 LIKE_PREFIX = "like:"
+FOR_YOU = "for:you"
+"""The listing of the papers recommended by the reading list (``R``)."""
+FOR_YOU_LIMIT = 100
 LIMIT = 200
 """Hits asked of the index per page: the list asks for the next page as the user nears it."""
 SIMILAR = 30
@@ -60,14 +63,18 @@ class Searcher:
         facets: bool = False,
         limit: int = LIMIT,
         offset: int = 0,
+        dismissed: Collection[str] = (),
     ) -> SearchResult:
         """The result for ``query``, its hits ranked ``offset`` to ``offset + limit``.
 
         Never raises on the query's syntax. Lists that need no index (every paper,
-        ``like:``) come whole whatever the window.
+        ``like:``, ``for:you``) come whole whatever the window; ``for:you`` ranks by
+        ``bookmarked`` and leaves out ``dismissed``.
         """
         text = query.strip()
         start = time.perf_counter()
+        if text.lower() == FOR_YOU:
+            return self.for_you(query, bookmarked, dismissed)
         if text.lower().startswith(LIKE_PREFIX):
             hits = self.similar(text[len(LIKE_PREFIX) :].strip(), SIMILAR)
             return SearchResult(query, len(hits), hits, elapsed_ms=_since(start))
@@ -98,6 +105,29 @@ class Searcher:
         if paper is None:
             return ()
         return self.index.more_like_this(paper.id, limit=limit)
+
+    def for_you(
+        self, query: str, bookmarked: Collection[str], dismissed: Collection[str]
+    ) -> SearchResult:
+        """The papers For you recommends, with the line that explains them (or what it needs)."""
+        from index_builder.search.vector_queries import MIN_BOOKMARKS  # not before the frame
+
+        if self.index is None:
+            note = "For you needs the search index, which is still being built."
+            return SearchResult(query, 0, (), note=note)
+        found = self.index.recommend(bookmarked, dismissed, limit=FOR_YOU_LIMIT)
+        if found.needed:
+            have = MIN_BOOKMARKS - found.needed
+            note = (
+                f"For you ranks papers by your bookmarks: it needs {MIN_BOOKMARKS}, you have "
+                f"{have}. Bookmark {found.needed} more with b."
+            )
+            return SearchResult(query, 0, (), note=note)
+        words = ", ".join(found.explain) or "your bookmarks"
+        note = f"For you, by your bookmarks: {words}"
+        # Whole, like like: (the list asks for no further page of it).
+        hits = found.hits
+        return SearchResult(query, len(hits), hits, None, found.elapsed_ms, note=note)
 
     def everything(self, sort: SortKey) -> tuple[Hit, ...]:
         """Every paper as a hit, in catalogue order or sorted by ``sort``."""

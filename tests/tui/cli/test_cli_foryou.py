@@ -1,0 +1,118 @@
+"""``paperscope similar`` and ``paperscope recommend`` on the bundled data: JSON shapes,
+human output, exit codes, and the reading list's dismissed papers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from index_builder.readinglist.dismissed import Dismissals
+from index_builder.readinglist.store import ReadingList
+from tui.cli.main import run
+
+MASSART = ("66407", "62914")
+"""The two Massart-noise papers of the bundled data."""
+LEARNING_THEORY = ("65618", "65322")
+
+
+@pytest.fixture
+def own_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home with its own reading list on the session's built cache (read only)."""
+    root = tmp_path / "own-home"
+    root.mkdir()
+    (root / "cache").symlink_to(warm_home / "cache", target_is_directory=True)
+    monkeypatch.setenv(HOME_ENV, str(root))
+    return root
+
+
+def test_similar_json_is_shaped_like_search(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["similar", MASSART[0], "--json", "--limit", "5"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["query", "total", "hits"]
+    assert data["query"] == MASSART[0] and data["total"] >= 5
+    ids = [h["id"] for h in data["hits"]]
+    assert len(ids) == 5 and MASSART[0] not in ids
+    assert MASSART[1] in ids[:2]  # the other Massart-noise paper
+    scores = [h["score"] for h in data["hits"]]
+    assert scores == sorted(scores, reverse=True) and scores[0] > 0
+    assert {"title", "authors", "abstract"} <= set(data["hits"][0])
+
+
+def test_similar_human_output_and_unknown_id(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["similar", MASSART[1], "--limit", "3"]) == 0
+    assert "Massart" in capsys.readouterr().out
+    assert run(["similar", "no-such-paper"]) == 1
+    assert "no paper with id 'no-such-paper'" in capsys.readouterr().err
+
+
+def test_recommend_needs_three_bookmarks(own_home: Path) -> None:
+    """A real subprocess: the exit status and the message a script sees."""
+    env = {**os.environ, HOME_ENV: str(own_home)}
+    for args in (["reading-list", "add", *MASSART], ["recommend", "--json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tui", *args],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    assert "needs at least 3" in done.stderr and "you have 2: bookmark 1 more" in done.stderr
+
+
+def test_recommend_ranks_by_the_reading_list_and_leaves_out_the_dismissed(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["reading-list", "add", *MASSART, *LEARNING_THEORY]) == 0
+    capsys.readouterr()
+    assert run(["recommend", "--json", "--limit", "10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["query", "total", "explain", "hits"]
+    assert data["query"] == "for:you"
+    assert data["total"] > 6600  # every paper of the catalogue but the 4 bookmarked
+    # Real words (never stems) of the papers: "hanneke", "massart", not "massart_"/"nois".
+    assert run(["show", MASSART[0], "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    text = " ".join(
+        f"{h['title']} {h['abstract']} {' '.join(h['authors'])}" for h in [shown, *data["hits"]]
+    ).lower()
+    assert len(data["explain"]) >= 5
+    assert sum(f" {w} " in f" {text} " for w in data["explain"]) >= 3
+    assert all(w.isalpha() or w.replace("-", "").isalnum() for w in data["explain"])
+    ids = [h["id"] for h in data["hits"]]
+    assert len(ids) == 10 and not set(ids) & {*MASSART, *LEARNING_THEORY}
+    top = ids[0]
+    with ReadingList(own_home / "data" / "reading_list.sqlite3") as store:
+        Dismissals(store).add(top)
+    assert run(["recommend", "--json", "--limit", "10"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert top not in [h["id"] for h in again["hits"]] and again["total"] == data["total"] - 1
+    assert run(["recommend", "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]  # the words the ranking weighs most (it counts the dismissal)
+    assert first.startswith("For you: papers about ") and first.count(", ") >= 4
+
+
+def test_dismissed_papers_go_through_the_json_export_and_import(
+    own_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["reading-list", "add", MASSART[0]]) == 0
+    with ReadingList(own_home / "data" / "reading_list.sqlite3") as store:
+        Dismissals(store).add("61835")
+    exported = tmp_path / "list.json"
+    assert run(["reading-list", "export", "--format", "json", "-o", str(exported)]) == 0
+    data = json.loads(exported.read_text())
+    assert [d["paper_id"] for d in data["dismissed"]] == ["61835"]
+    (own_home / "data" / "reading_list.sqlite3").unlink()
+    capsys.readouterr()
+    assert run(["reading-list", "import", str(exported)]) == 0
+    assert "1 more dismissed" in capsys.readouterr().out
+    with ReadingList(own_home / "data" / "reading_list.sqlite3") as store:
+        assert Dismissals(store).ids() == {"61835"} and store.is_bookmarked(MASSART[0])
