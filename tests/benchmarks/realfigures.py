@@ -259,9 +259,9 @@ def terminal_figures(table: Path, home: Path, titles: list[str], runs: int) -> l
     """Figure 12: on the updated home, warm start and typing beside the floor; TUI memory."""
     spotter = TitleSpotter(titles)
     warm = startup.warm_starts(table, home, spotter, runs)
-    app = startup.type_in_app(home, spotter, startup.WORDS, 2, most=8)
+    app = startup.type_in_app(home, spotter, startup.WORDS, max(2, runs), most=8)
     words = {w: startup.WORDS[w] for w in app.samples}
-    floor = startup.type_in_floor(table, home, spotter, words, 2)
+    floor = startup.type_in_floor(table, home, spotter, words, max(2, runs))
     app_ms = [v for vs in app.samples.values() for v in vs]
     floor_ms = [v for vs in floor.samples.values() for v in vs]
     timeout_ms = startup.TYPING_TIMEOUT_S * 1000
