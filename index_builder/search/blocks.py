@@ -57,12 +57,27 @@ def encode_positions(positions: list[int]) -> bytes:
 
 def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, TermStats]:
     """One term's blocks as the codec writes them, and its statistics."""
-    count = len(postings) // FIELDS_PER_POSTING
-    if count == 1:  # half the terms: the same bytes, without the loop
+    if len(postings) == FIELDS_PER_POSTING:  # half the terms: the same bytes, without the loop
         docnum, weight, value, length = postings
         return _encode_single(docnum, weight, value, length, fixed_size)
     ids, weights = postings[0::4], postings[1::4]
-    values, lengths = postings[2::4], postings[3::4]
+    return encode_columns(ids, weights, postings[2::4], postings[3::4], fixed_size)
+
+
+def encode_columns(
+    ids: list[int],
+    weights: list[float],
+    values: list[bytes],
+    lengths: list[int],
+    fixed_size: int | None,
+) -> tuple[bytes, TermStats]:
+    """:func:`encode_term` of postings given as columns (document numbers, weights, values
+    and length bytes, in document order)."""
+    count = len(ids)
+    if count == 1:
+        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
+    if count <= BLOCK_LIMIT:
+        return _encode_one_block(ids, weights, values, lengths, fixed_size)
     out = [WHOOSH3_HEADER_MAGIC]
     written = len(WHOOSH3_HEADER_MAGIC)
     last_block = written
@@ -111,6 +126,30 @@ def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, Term
         last_block,
     )
     return b"".join(out), stats
+
+
+def _encode_one_block(
+    ids: list[int],
+    weights: list[float],
+    values: list[bytes],
+    lengths: list[int],
+    fixed_size: int | None,
+) -> tuple[bytes, TermStats]:
+    """:func:`encode_columns` of a term whose postings fit one block (most terms with more
+    than one): the same bytes, without the slices and the loop."""
+    count = len(ids)
+    block_weights = array("f", weights)
+    deltas = (ids[0], *map(sub, ids[1:], ids[:-1]))
+    data = dumps((deltas, _mini_weights(block_weights), _mini_values(values, fixed_size)), 2)
+    comp = COMPRESSION if len(data) >= _SMALL_BLOCK else 0
+    if comp:
+        data = zlib.compress(data, comp)
+    top, shortest, longest = max(weights), min(lengths), max(lengths)
+    info = dumps((count, ids[-1], top, comp, shortest, longest), 2)
+    size = len(info) + len(data)
+    head = len(WHOOSH3_HEADER_MAGIC)
+    stats = (sum(block_weights), count, shortest, longest, top, ids[0], ids[-1], head)
+    return b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data)), stats
 
 
 def _encode_single(

@@ -30,21 +30,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from whoosh.formats import Frequency, Positions
-from whoosh.system import pack_uint, pack_ushort
+from whoosh.system import pack_ushort
 from whoosh.util.numeric import length_to_byte
 
 from index_builder.search.blocks import (
     Postings,
     Term,
     add_rows,
-    encode_positions,
+    encode_columns,
     encode_term,
     join_terms,
     term_info,
 )
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
-from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
-from index_builder.search.words import positioned_words
+from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
@@ -55,7 +54,6 @@ Encoded = list[Term]
 PerDoc = tuple[tuple[str, Any, int], ...]
 """A document's fields: ``(name, stored value or None, length)``."""
 Progress = Callable[[int, int], None]
-_SHARED_WEIGHTS = 64
 
 
 class NotSupported(ValueError):
@@ -76,35 +74,50 @@ class Gathered:
 class SegmentBuilder:
     """Postings and per-document values of whole documents, gathered in memory.
 
-    Documents are numbered from ``docbase`` (the second share of a split build).
+    Documents are numbered from ``docbase`` (the second share of a split build). The
+    tokenized fields' words go to :class:`~index_builder.search.columns.TextColumns`,
+    grouped into postings at the end; the other fields' terms are posted as they come.
     """
 
     def __init__(self, schema: Any, docbase: int = 0) -> None:
+        from index_builder.search.columns import TextColumns
+
         self.schema = schema
+        stemmed: dict[str, bool] = {}
+        combined: list[str] = []
         for name in schema.names():
             field = schema[name]
             if field.column_type or field.vector or field.separate_spelling():
                 raise NotSupported(f"field {name!r} needs columns, vectors or spelling")
+            analyzer, fmt = field.analyzer, field.format
+            if type(analyzer) is SearchTokenizer and type(fmt) is Positions:
+                stemmed[name] = analyzer.stemming
+            elif type(analyzer) is CombinedTokenizer and type(fmt) is Frequency:
+                combined.append(name)
+            else:
+                continue
+            if not field.scorable:
+                raise NotSupported(f"field {name!r} is tokenized but not scorable")
+        if len(combined) > 1:
+            raise NotSupported(f"more than one combined field: {combined}")
         self.docbase = docbase
+        self.columns = TextColumns(stemmed, combined[0] if combined else "", PART_BOOSTS)
         self.terms: dict[str, dict[str, Postings]] = {}
         self.docs: list[PerDoc] = []
-        self.words: Counter[str] = Counter()
-        self._positions_encoded: dict[tuple[int, ...], bytes] = {}
-        self._frequency_encoded: dict[int, bytes] = {}
         self._generic: dict[tuple[str, str], Items] = {}
-        self._weights: dict[float, list[float]] = {}
 
     # -- gathering ---------------------------------------------------------------------
 
     def add(self, doc: dict[str, str]) -> None:
         """Gather one document (field name -> value), as ``writer.add_document(**doc)``."""
         docnum = self.docbase + len(self.docs)
-        tokenized: dict[str, Words] = {}
+        columns = self.columns
+        tokenized: dict[str, tuple[list[int], Any]] = {}
 
-        def words_of(value: str) -> Words:
+        def words_of(value: str) -> tuple[list[int], Any]:
             found = tokenized.get(value)
             if found is None:
-                found = tokenized[value] = positioned_words(value)
+                found = tokenized[value] = columns.words(value)
             return found
 
         per_doc = []
@@ -113,18 +126,16 @@ class SegmentBuilder:
             if value is None or name.startswith("_"):
                 continue
             field = self.schema[name]
-            analyzer, fmt = field.analyzer, field.format
-            if type(analyzer) is SearchTokenizer and type(fmt) is Positions:
-                items = self._positions(words_of(value), analyzer.stemming, fmt.field_boost)
-            elif type(analyzer) is CombinedTokenizer and type(fmt) is Frequency:
-                parts = [words_of(part) for part in value.split(PART_SEPARATOR)]
-                self.words.update({w for words in parts for _, w in words})
-                items = self._combined(parts, fmt.field_boost)
+            if name in columns.stemmed:
+                length = columns.add_positions(name, docnum, words_of(value))
+            elif name == columns.combined:
+                parts = [words_of(part)[0] for part in value.split(PART_SEPARATOR)]
+                length = columns.add_combined(docnum, parts)
             else:
                 items = self._generic_items(name, field, value)
-            length = sum(item[1] for item in items) if field.scorable else 0
-            if items:
-                self._post(name, docnum, items, length_to_byte(length))
+                length = sum(item[1] for item in items) if field.scorable else 0
+                if items:
+                    self._post(name, docnum, items, length_to_byte(length))
             per_doc.append((name, value if field.stored else None, length))
         self.docs.append(tuple(per_doc))
 
@@ -139,50 +150,6 @@ class SegmentBuilder:
                 terms[term] = [docnum, weight, value, length_byte]
             else:
                 postings += (docnum, weight, value, length_byte)
-
-    def _positions(self, words: Words, stemming: bool, boost: float) -> Items:
-        """As ``Positions.word_values``: positions per term, weight = frequency × boost."""
-        positions: dict[str, list[int]] = {}
-        for pos, folded in words:
-            term = stem(folded) if stemming else folded
-            found = positions.get(term)
-            if found is None:
-                positions[term] = [pos]
-            else:
-                found.append(pos)
-        encoded = self._positions_encoded
-        weight_of = self._weights.get(boost)
-        if weight_of is None:  # shared floats: one per frequency, not one per posting
-            weight_of = self._weights[boost] = [n * boost for n in range(_SHARED_WEIGHTS)]
-        items: Items = []
-        for term, found in positions.items():
-            key = tuple(found)
-            value = encoded.get(key)
-            if value is None:
-                value = encode_positions(found)
-                if len(found) <= 2:
-                    encoded[key] = value
-            n = len(found)
-            items.append((term, n, weight_of[n] if n < _SHARED_WEIGHTS else n * boost, value))
-        return items
-
-    def _combined(self, parts: list[Words], boost: float) -> Items:
-        """As ``Frequency.word_values`` over :class:`CombinedTokenizer`'s weighted parts."""
-        freqs: dict[str, int] = {}
-        weights: dict[str, float] = {}
-        for words, part_boost in zip(parts, PART_BOOSTS, strict=False):
-            for _, folded in words:
-                term = stem(folded)
-                freqs[term] = freqs.get(term, 0) + 1
-                weights[term] = weights.get(term, 0.0) + part_boost
-        encoded = self._frequency_encoded
-        items: Items = []
-        for term, freq in freqs.items():
-            value = encoded.get(freq)
-            if value is None:
-                value = encoded[freq] = pack_uint(freq)
-            items.append((term, freq, weights[term] * boost, value))
-        return items
 
     def _generic_items(self, name: str, field: Any, value: str) -> Items:
         """The field's own ``index()`` (short values that repeat: asked once per value)."""
@@ -208,7 +175,22 @@ class SegmentBuilder:
                 (tbytes, *encode_term(postings[term], fixed_size))
                 for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
             ]
-        return Gathered(self.docbase, self.docs, terms, self.words)
+        columns = self.columns
+        for name in columns.fields():
+            fmt = self.schema[name].format
+            (texts, starts), (ids, weights, values, lengths) = columns.postings(
+                name, fmt.field_boost
+            )
+            fixed_size = fmt.fixed_value_size()
+            ends = [*starts[1:], len(ids)]
+            terms[name] = [
+                (text.encode("utf-8"), *encode_columns(
+                    ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
+                ))
+                for text, a, b in zip(texts, starts, ends, strict=True)
+            ]  # fmt: skip
+        words = columns.vocabulary() if columns.combined else Counter[str]()
+        return Gathered(self.docbase, self.docs, dict(sorted(terms.items())), words)
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:

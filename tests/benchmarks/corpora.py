@@ -52,7 +52,7 @@ def bundled(home: Path, *, fresh: bool = True) -> Ready:
     papers = tuple(cat.papers)
     built = [
         engines.paperscope(papers, paths.index_dir, cat.fingerprint, fresh=fresh),
-        engines.fts5(papers, None, fresh=True),
+        engines.fts5(papers, home / "fts5.sqlite3", fresh=True),
         engines.linear(papers),
     ]
     return Ready("bundled", papers, _with_typed(built))

@@ -41,6 +41,8 @@ class Built:
     close: Callable[[], None] = lambda: None
     typed: Built | None = None
     """For PaperScope: the same index queried as the TUI does (last word a prefix, always)."""
+    index: Any = None
+    """For PaperScope: its ``SearchIndex``."""
 
 
 def folder_bytes(folder: Path) -> int:
@@ -88,11 +90,10 @@ def paperscope(papers: Sequence[Paper], folder: Path, fingerprint: str, *, fresh
     index.ensure()
 
     def search(query: str, prefix: bool) -> int:
-        result = index.search(query, limit=LIMIT, prefix=prefix)
-        return result.total
+        return _shown(index.search(query, limit=LIMIT, prefix=prefix))
 
     def search_typed(query: str, prefix: bool) -> int:
-        return index.search(query, limit=LIMIT, prefix=True).total
+        return _shown(index.search(query, limit=LIMIT, prefix=True))
 
     typed = Built("PaperScope, prefix on", search_typed, 0.0, 0)
     return Built(
@@ -104,7 +105,15 @@ def paperscope(papers: Sequence[Paper], folder: Path, fingerprint: str, *, fresh
         str(record["at"]),
         index.close,
         typed,
+        index,
     )
+
+
+def _shown(result: Any) -> int:
+    """The total, once the first hit's abstract spans are found (the paper the TUI shows)."""
+    if result.hits:
+        _ = result.hits[0].abstract_spans
+    return int(result.total)
 
 
 def fts5(papers: Sequence[Paper], path: Path | None, *, fresh: bool) -> Built:

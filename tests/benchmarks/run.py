@@ -42,7 +42,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--skip",
         nargs="*",
         default=[],
-        help="figure groups to skip: terminal build search memory50k",
+        help="figure groups to skip: terminal build search memory50k real realupdate realterminal",
+    )
+    p.add_argument(
+        "--real-sizes",
+        type=int,
+        nargs="*",
+        help="sizes of grown real-text corpora (default 50000; the updated home is always 6,628)",
     )
     p.add_argument("--markdown", type=Path, help="also write the figures as Markdown here")
     p.add_argument("--plot", type=Path, default=HERE / "growth.svg", help="growth plot (full runs)")
@@ -98,6 +104,20 @@ def main(argv: list[str] | None = None) -> int:
             notes.append(f"growth plot: {args.plot}")
     if not args.quick and "memory50k" not in args.skip and terminal.available():
         show(scale.memory_at(50000))
+    if not args.quick and "real" not in args.skip:
+        from tests.benchmarks import realfigures
+
+        real_sizes = args.real_sizes if args.real_sizes is not None else [50000]
+        found, real_notes = realfigures.real_run(
+            table,
+            titles,
+            real_sizes,
+            runs=runs,
+            reps=reps,
+            skip=args.skip,
+        )
+        out.extend(found)
+        notes.extend(real_notes)
     shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started
     print()

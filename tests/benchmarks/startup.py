@@ -25,6 +25,8 @@ Spotter = TitleSpotter | StatusSpotter
 HERE = Path(__file__).resolve().parent
 FLOOR = HERE / "floor_app.py"
 TIMEOUT_S = 60.0
+TYPING_TIMEOUT_S = 5.0
+"""How long a typed word's titles may take; longer is a miss (counted as this)."""
 READY = re.compile(r"index ready|search ready|(?<!not )\bready\b", re.IGNORECASE)
 """The status line's words once searching goes through the index."""
 WORDS = {
@@ -251,7 +253,7 @@ def _type_words(
                 out.notes.append(f"{word}: {target} did not go away after clearing")
             time.sleep(0.3)
             sent = term.send_text(word)
-            seen = term.wait(_present(target), 5.0, since=sent)
+            seen = term.wait(_present(target), TYPING_TIMEOUT_S, since=sent)
             out.samples.setdefault(word, []).append(None if seen is None else seen * 1000)
     pid = term.program_pid()
     out.peak_mb = peak_rss_mb(pid) if pid else None
