@@ -94,12 +94,12 @@ def _remove_orphans(target: Path) -> None:
         return
     for name in names:
         found = pattern.fullmatch(name)
-        if found and not _running(int(found.group(1))):
+        if found and not process_running(int(found.group(1))):
             with contextlib.suppress(OSError):
                 os.unlink(target.parent / name)
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
     """True while a process ``pid`` exists (this one included)."""
     if pid == os.getpid():
         return True

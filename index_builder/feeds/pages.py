@@ -33,6 +33,30 @@ _DEFAULT_PORT = {"http": 80, "https": 443}
 
 
 @dataclass(frozen=True, slots=True)
+class Asking:
+    """What every download of one update shares: the folder asked, and how to stop, show
+    progress, and give up in time."""
+
+    folder: str
+    cancel: threading.Event | None = None
+    progress: Callable[[str], Progress] | None = None
+    deadline: float = float("inf")
+    step: Callable[[str], None] = lambda _: None
+
+    @property
+    def allow_http(self) -> bool:
+        """An ``http://`` folder was asked for on purpose (a local test site, say)."""
+        return self.folder.startswith("http://")
+
+    def get(self, url: str, label: str, **kw: Any) -> Fetched:
+        """``url``, said as ``label`` in the steps and the progress bar."""
+        self.step(f"downloading {label}")
+        on = self.progress(label) if self.progress else None
+        return fetch(url, cancel=self.cancel, progress=on, deadline=self.deadline,
+                     allow_http=self.allow_http, **kw)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class Got:
     """One file as it came: ``body`` is ``None`` when unchanged (304) or ``absent``."""
 
@@ -90,28 +114,15 @@ def _page(body: bytes, name: str, number: int) -> dict[str, Any]:
     return data
 
 
-def remote_feed(
-    url: str,
-    folder: str,
-    *,
-    etag: str,
-    last_modified: str,
-    cancel: threading.Event | None,
-    progress: Callable[[str], Progress] | None,
-    deadline: float,
-    step: Callable[[str], None],
-) -> Got:
+def remote_feed(url: str, asking: Asking, *, etag: str = "", last_modified: str = "") -> Got:
     """The feed at ``url`` with all its pages (see the module doc)."""
     name = url.rsplit("/", 1)[-1]
-    allow_http = folder.startswith("http://")
+    folder = asking.folder
 
     def get(page_url: str, number: int, used: int, etag: str = "", since: str = "") -> Fetched:
         label = name if number == 1 else f"{name} (page {number})"
-        on = progress(label) if progress else None
-        step(f"downloading {label}")
-        return fetch(page_url, cancel=cancel, progress=on, deadline=deadline,
-                     allow_http=allow_http, max_bytes=download.MAX_BYTES - used,
-                     etag=etag, last_modified=since)  # fmt: skip
+        return asking.get(page_url, label, max_bytes=download.MAX_BYTES - used,
+                          etag=etag, last_modified=since)  # fmt: skip
 
     first = get(url, 1, 0, etag, last_modified)
     if first.body is None:
@@ -154,24 +165,11 @@ def remote_feed(
     return Got(body, first.etag, first.last_modified, pages=len(seen), notes=(note,))
 
 
-def remote_file(
-    url: str,
-    folder: str,
-    *,
-    etag: str,
-    last_modified: str,
-    cancel: threading.Event | None,
-    progress: Callable[[str], Progress] | None,
-    deadline: float,
-    step: Callable[[str], None],
-) -> Got:
+def remote_file(url: str, asking: Asking, *, etag: str = "", last_modified: str = "") -> Got:
     """A file that is not paged (the abstracts); ``absent`` when the site has none (404)."""
     name = url.rsplit("/", 1)[-1]
-    step(f"downloading {name}")
     try:
-        answer = fetch(url, etag=etag, last_modified=last_modified, cancel=cancel,
-                       progress=progress(name) if progress else None, deadline=deadline,
-                       allow_http=folder.startswith("http://"))  # fmt: skip
+        answer = asking.get(url, name, etag=etag, last_modified=last_modified)
     except download.Missing:
         return Got(None, absent=True)
     return Got(answer.body, answer.etag, answer.last_modified, answer.content_type)

@@ -104,16 +104,17 @@ def update(
 
 
 def _get(
-    name: str, base: str, old: dict[str, str], kept: bool, paged: bool, **kw: Any
+    name: str, asking: pages.Asking, old: dict[str, str], kept: bool, paged: bool
 ) -> pages.Got:
     """One file from the folder (conditional on a remote one when a copy is kept)."""
+    base = asking.folder
     if not base.startswith(("https://", "http://")):
         return pages.local_file(Path(base) / name)
     url = base.rstrip("/") + "/" + name
     etag = old.get("etag", "") if kept else ""
     since = old.get("last_modified", "") if kept else ""
     fetch = pages.remote_feed if paged else pages.remote_file
-    return fetch(url, base, etag=etag, last_modified=since, **kw)
+    return fetch(url, asking, etag=etag, last_modified=since)
 
 
 def _update(
@@ -132,12 +133,12 @@ def _update(
     stored = {n: store.read_stored(paths, venue, n, folder) for n in names}
     known = meta.get("files", {}) if meta.get("base") == base else {}
     deadline = time.monotonic() + deadline_seconds()
+    asking = pages.Asking(base, cancel, progress, deadline, step)
     got: dict[str, pages.Got] = {}
     for name in names:
         old = known.get(name, {}) if isinstance(known.get(name), dict) else {}
-        got[name] = _get(name, base, old, stored[name] is not None, name == venue.feed_name,
-                         cancel=cancel, progress=progress, deadline=deadline,
-                         step=step)  # fmt: skip
+        kept = stored[name] is not None
+        got[name] = _get(name, asking, old, kept, name == venue.feed_name)
         if got[name].body is not None:
             checks.refuse_html(got[name].body or b"", got[name].content_type, name)
         step(f"downloaded {name}")

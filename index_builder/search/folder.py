@@ -15,6 +15,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from index_builder.atomic import process_running
+
 MARKER = "paperscope-index.json"
 
 
@@ -56,18 +58,6 @@ def swap_in(tmp: Path, index_dir: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def clean_stale(index_dir: Path) -> list[Path]:
     """Remove build and swap leftovers of processes that no longer run; return them."""
     removed: list[Path] = []
@@ -83,7 +73,7 @@ def clean_stale(index_dir: Path) -> list[Path]:
             if (
                 pid_text.isascii()
                 and pid_text.isdigit()
-                and _pid_alive(int(pid_text))
+                and process_running(int(pid_text))
                 and kind == ".tmp-"
             ):
                 continue
