@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from index_builder.vectors.similar import top_rows, weighty_words
-from index_builder.vectors.tfidf import PaperVectors
+from index_builder.vectors.storage import PaperVectors
 
 MIN_BOOKMARKS = 3
 """Fewer bookmarks than this and nothing is guessed."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from index_builder.vectors.tfidf import PaperVectors
+from index_builder.vectors.storage import PaperVectors
 
 SHARED_WORDS = 6
 """How many shared words are kept per neighbour (the highlighted ones)."""

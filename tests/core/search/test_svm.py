@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from index_builder.vectors import tfidf
+from index_builder.vectors import storage, tfidf
 from index_builder.vectors.svm import class_costs, fit
 from tests.helpers.arxiv_papers import Labelled, arxiv_papers, sample_path
 
@@ -33,7 +33,7 @@ def corpus() -> Labelled:
 
 
 @cache
-def vectors() -> tfidf.PaperVectors:
+def vectors() -> storage.PaperVectors:
     return tfidf.compute(corpus().papers)
 
 
@@ -97,10 +97,10 @@ def test_balanced_costs_weigh_each_class_to_half_the_total() -> None:
 CHILD = """
 import sys
 from pathlib import Path
-from index_builder.vectors import tfidf
+from index_builder.vectors import storage
 from index_builder.vectors.recommend import recommend
 from index_builder.vectors.similar import neighbours
-found = tfidf.load(Path(sys.argv[1]))
+found = storage.load(Path(sys.argv[1]))
 ranking = recommend(found, [0, 1, 2, 3], [4], limit=5)
 near = neighbours(found, 0, 5)
 assert len(ranking.found) == 5 and ranking.explain and len(near.found) == 5
@@ -110,7 +110,7 @@ print(sorted(m.split(".")[0] for m in sys.modules if m.split(".")[0] in ("sklear
 
 def test_queries_never_import_scikit_learn(tmp_path: Path) -> None:
     """Importing ``sklearn.svm`` took 0.4-2.4 s of every ``paperscope recommend``."""
-    tfidf.save(vectors(), tmp_path)
+    storage.save(vectors(), tmp_path)
     out = subprocess.run(
         [sys.executable, "-c", CHILD, str(tmp_path)],
         capture_output=True,
