@@ -73,7 +73,7 @@ def recommend(
     candidates[positive] = False
     candidates[negative] = False
     total = int(candidates.sum())
-    if total == 0 or vectors.matrix.shape[1] == 0:
+    if total == 0 or not vectors.words:
         return Ranking((), total, ())
     weights = np.ones(vectors.rows, dtype=np.float64)
     weights[negative] = DISMISSED_WEIGHT

@@ -68,6 +68,6 @@ def compute(papers: Sequence[Paper]) -> PaperVectors:
     try:
         matrix = vectorizer.fit_transform(paper_text(p) for p in papers)
     except ValueError:  # no word left (an empty catalogue, or no word in enough papers)
-        return PaperVectors(sparse.csr_matrix((len(ids), 0), dtype=np.float32), (), ids)
+        return PaperVectors.from_matrix(sparse.csr_matrix((len(ids), 0), dtype=np.float32), (), ids)
     words = tuple(str(w) for w in vectorizer.get_feature_names_out())
-    return PaperVectors(sparse.csr_matrix(matrix, dtype=np.float32), words, ids)
+    return PaperVectors.from_matrix(sparse.csr_matrix(matrix, dtype=np.float32), words, ids)

@@ -13,6 +13,7 @@ import struct
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,9 +32,15 @@ def vectors() -> storage.PaperVectors:
 
 
 def same(a: storage.PaperVectors, b: storage.PaperVectors) -> bool:
+    arrays = [(getattr(a, p), getattr(b, p)) for p in storage.PARTS]
     return (
         a.words == b.words
         and a.ids == b.ids
+        and all(
+            np.array_equal(getattr(x, f), getattr(y, f))
+            for x, y in arrays
+            for f in ["values", "at", "start"]
+        )
         and a.matrix.shape == b.matrix.shape
         and (a.matrix != b.matrix).nnz == 0
     )
@@ -45,15 +52,26 @@ def test_saved_vectors_are_read_back_exactly(tmp_path: Path) -> None:
     assert same(found, vectors()) and found.matrix.dtype == np.float32
     assert path.name == storage.VECTORS_FILE and path.stat().st_size % storage.ALIGN == 0
     assert not [p for p in tmp_path.iterdir() if p != path]  # no temporary file left
-    # The products the queries run work on the file's (read-only) arrays.
+    # The products the queries run work on the file's (read-only) arrays; by word and by
+    # paper are the same matrix.
+    assert (found.matrix != sparse_by_word(found).tocsr()).nnz == 0
     row = found.matrix[5].toarray().ravel()
     assert np.allclose(found.matrix @ row, vectors().matrix @ row)
+
+
+def sparse_by_word(vectors: storage.PaperVectors) -> Any:
+    from scipy import sparse
+
+    part = vectors.by_word
+    shape = (vectors.rows, len(vectors.words))
+    return sparse.csc_matrix((part.values, part.at, part.start), shape=shape)
 
 
 def test_empty_vectors_round_trip(tmp_path: Path) -> None:
     from scipy import sparse
 
-    empty = storage.PaperVectors(sparse.csr_matrix((3, 0), dtype=np.float32), (), ("a", "b", "c"))
+    nothing = sparse.csr_matrix((3, 0), dtype=np.float32)
+    empty = storage.PaperVectors.from_matrix(nothing, (), ("a", "b", "c"))
     storage.save(empty, tmp_path)
     assert same(storage.load(tmp_path), empty)
 
@@ -111,13 +129,18 @@ def test_a_cut_file_is_an_error_at_any_length(tmp_path: Path) -> None:
 
 
 def test_indices_outside_the_matrix_are_an_error(tmp_path: Path) -> None:
-    bad = vectors().matrix.copy()
-    bad.indices[7] = bad.shape[1] + 3
-    storage.save(replace(vectors(), matrix=bad), tmp_path)
-    with pytest.raises(ValueError):
-        storage.load(tmp_path)
-    bad = vectors().matrix.copy()
-    bad.indptr[3], bad.indptr[4] = bad.indptr[4], bad.indptr[3]
-    storage.save(replace(vectors(), matrix=bad), tmp_path)
-    with pytest.raises(ValueError):
-        storage.load(tmp_path)
+    good = vectors()
+    for part, field, change in [
+        ("by_paper", "at", lambda a: a.__setitem__(7, len(good.words) + 3)),
+        ("by_word", "at", lambda a: a.__setitem__(9, good.rows)),
+        ("by_word", "at", lambda a: a.__setitem__(2, -1)),
+        ("by_paper", "start", lambda a: a.__setitem__(slice(3, 5), a[4:2:-1].copy())),
+        ("by_word", "values", lambda a: a.resize(len(a) - 1, refcheck=False)),
+    ]:
+        array = np.array(getattr(getattr(good, part), field))
+        change(array)
+        storage.save(
+            replace(good, **{part: replace(getattr(good, part), **{field: array})}), tmp_path
+        )
+        with pytest.raises(ValueError):
+            storage.load(tmp_path)
