@@ -13,7 +13,8 @@ gradient everywhere and a (generalised) Hessian, ``I + 2 Xₐᵀ diag(cₐ) Xₐ
 (scipy's ``trust-ncg``, liblinear's own primal method is one too) reaches the optimum in
 a few steps of sparse products. Importing ``sklearn.svm`` costs 0.4-2.4 s (it pulls in
 ``scipy.stats``); ``scipy.optimize`` 0.1-0.3 s. ``tests/core/search/test_svm.py`` checks
-the weights against ``LinearSVC`` on real paper vectors.
+the weights against ``LinearSVC`` on real paper vectors. BLAS runs on one thread during
+a fit (``threadpoolctl``, 2-5 ms; process-wide while it lasts).
 """
 
 from __future__ import annotations
@@ -84,17 +85,21 @@ def fit(matrix: Any, labels: Any, weights: Any, c: float, start: Any = None) -> 
     """
     import numpy as np
     from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
 
     x = matrix.astype(np.float64, copy=False)  # float32 rows are converted in every product
     signs = np.where(labels > 0, 1.0, -1.0)
     objective = _Objective(x, signs, class_costs(labels, weights, c))
     begin = np.zeros(x.shape[1] + 1) if start is None else np.asarray(start, np.float64)
-    found = minimize(
-        objective.value_and_gradient,
-        begin,
-        jac=True,
-        hessp=objective.hessian_times,
-        method="trust-ncg",
-        options={"gtol": GTOL, "maxiter": 200},
-    )
+    # OpenBLAS splits a product of 10,000 numbers over two threads, and the fit takes
+    # thousands: on two busy cores each waits for a core, and For you took 1-2 s, not 0.3.
+    with threadpool_limits(limits=1, user_api="blas"):
+        found = minimize(
+            objective.value_and_gradient,
+            begin,
+            jac=True,
+            hessp=objective.hessian_times,
+            method="trust-ncg",
+            options={"gtol": GTOL, "maxiter": 200},
+        )
     return found.x[:-1], float(found.x[-1])

@@ -55,7 +55,11 @@ def problem(topic: str, seed: int) -> tuple[Any, Any]:
 def liblinear(labels: Any, weights: Any) -> tuple[Any, float]:
     from sklearn.svm import LinearSVC
 
-    model = LinearSVC(class_weight="balanced", C=C, max_iter=100_000, tol=1e-9, dual=True)
+    # "balanced" from the weighted class sizes, as scikit-learn 1.9 computes it (older
+    # releases counted rows): given explicitly, the same model in every release.
+    total = weights.sum()
+    balanced = {k: total / (2 * weights[labels == k].sum()) for k in (0, 1)}
+    model = LinearSVC(class_weight=balanced, C=C, max_iter=100_000, tol=1e-9, dual=True)
     model.fit(vectors().matrix, labels, sample_weight=weights)
     return model.coef_.ravel(), float(model.intercept_[0])
 
