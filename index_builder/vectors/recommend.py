@@ -78,14 +78,16 @@ def recommend(
     weights = np.ones(vectors.rows, dtype=np.float64)
     weights[negative] = DISMISSED_WEIGHT
     matrix = vectors.matrix.astype(np.float64)  # once, not in every product
-    coef, intercept = fit(matrix, labels, weights, C)
+    transposed = vectors.transposed.astype(np.float64)
+    coef, intercept = fit(matrix, labels, weights, C, transposed=transposed)
     scores = matrix @ coef + intercept
     feedback = top_rows(_shifted(scores, candidates), min(FEEDBACK, total // 4))
     if len(feedback):
         labels[feedback] = 1
         weights[feedback] = FEEDBACK_WEIGHT
         # Starts from the first model: the rows changed are few, a few steps reach it.
-        coef, intercept = fit(matrix, labels, weights, C, np.append(coef, intercept))
+        start = np.append(coef, intercept)
+        coef, intercept = fit(matrix, labels, weights, C, start, transposed)
         scores = matrix @ coef + intercept
     coef = coef.astype(np.float32)
     shifted = _shifted(scores, candidates)

@@ -91,6 +91,14 @@ class PaperVectors:
         parts = (self.by_paper.values, self.by_paper.at, self.by_paper.start)
         return sparse.csr_matrix(parts, shape=(self.rows, len(self.words)), copy=False)
 
+    @cached_property
+    def transposed(self) -> Any:
+        """The matrix transposed, words by papers, as a ``csr_matrix`` (the by-word arrays)."""
+        from scipy import sparse
+
+        parts = (self.by_word.values, self.by_word.at, self.by_word.start)
+        return sparse.csr_matrix(parts, shape=(len(self.words), self.rows), copy=False)
+
 
 _SCIPY = (("data", "<f4"), ("indices", "<i4"), ("indptr", "<i8"))
 """scipy's names for :data:`ARRAYS`."""

@@ -36,14 +36,26 @@ def class_costs(labels: Any, weights: Any, c: float) -> Any:
     return c * weights * balance
 
 
+SLICE_BELOW = 0.75
+"""Below this share of rows paying a loss, the Hessian's products use those rows alone."""
+
+
 class _Objective:
     """The objective, its gradient and Hessian products over the rows of ``matrix``."""
 
-    def __init__(self, matrix: Any, signs: Any, costs: Any) -> None:
+    def __init__(self, matrix: Any, signs: Any, costs: Any, transposed: Any = None) -> None:
         self.matrix, self.signs, self.costs = matrix, signs, costs
-        self.transposed = matrix.T.tocsr()  # rows of words: the fast product for Xᵀu
+        self._transposed: Any = transposed
         self._at: Any = None
+        self._rows: Any = None
+        self._rows_t: Any = None
         self._curve: Any = None
+
+    def transposed(self) -> Any:
+        """``matrix`` transposed, by rows (made once): ``Xᵀu`` as fast as ``Xv``."""
+        if self._transposed is None:
+            self._transposed = self.matrix.T.tocsr()
+        return self._transposed
 
     def margins(self, w: Any) -> Any:
         """``1 − yᵢ (xᵢ·w)``, positive where a row pays a loss."""
@@ -54,34 +66,54 @@ class _Objective:
         import numpy as np
 
         loss = np.maximum(self.margins(w), 0.0)
-        self._at, self._curve = w.copy(), 2.0 * self.costs * (loss > 0)
         value = 0.5 * float(w @ w) + float(self.costs @ (loss * loss))
         pull = -2.0 * self.costs * self.signs * loss
         gradient = w.copy()
-        gradient[:-1] += self.transposed @ pull
+        gradient[:-1] += self.transposed() @ pull
         gradient[-1] += pull.sum()
         return value, gradient
+
+    def _curvature(self, w: Any) -> None:
+        """The rows with a curvature at ``w`` (those paying a loss), and their costs."""
+        active = self.margins(w) > 0
+        self._at = w.copy()
+        if active.mean() < SLICE_BELOW:
+            # Their own matrix, made once per step, spares every CG iteration the rest
+            # (at 50,000 papers about half the rows: a fit 0.51 s, not 0.71).
+            self._rows = self.matrix[active]
+            self._rows_t = self._rows.T
+            self._curve = 2.0 * self.costs[active]
+        else:  # nearly every row: slicing would cost more than it saves
+            self._rows, self._rows_t = self.matrix, self.transposed()
+            self._curve = 2.0 * self.costs * active
 
     def hessian_times(self, w: Any, v: Any) -> Any:
         """The generalised Hessian at ``w`` times ``v``."""
         import numpy as np
 
         if self._at is None or not np.array_equal(self._at, w):
-            self._curve = 2.0 * self.costs * (self.margins(w) > 0)
-            self._at = w.copy()
-        u = self._curve * (self.matrix @ v[:-1] + v[-1])
+            self._curvature(w)
+        u = self._curve * (self._rows @ v[:-1] + v[-1])
         out = v.copy()
-        out[:-1] += self.transposed @ u
+        out[:-1] += self._rows_t @ u
         out[-1] += u.sum()
         return out
 
 
-def fit(matrix: Any, labels: Any, weights: Any, c: float, start: Any = None) -> tuple[Any, float]:
+def fit(
+    matrix: Any,
+    labels: Any,
+    weights: Any,
+    c: float,
+    start: Any = None,
+    transposed: Any = None,
+) -> tuple[Any, float]:
     """``(coef, intercept)`` of the SVM of ``labels`` (1 or 0 per row of ``matrix``).
 
     ``weights`` are the rows' sample weights, ``c`` the regularisation (``LinearSVC``'s
     ``C``); ``start`` (``coef`` with the intercept appended) is where the search begins,
-    a previous fit's weights for a fit of nearly the same rows.
+    a previous fit's weights for a fit of nearly the same rows. ``transposed`` is
+    ``matrix`` transposed as a CSR matrix of float64, when the caller has it.
     """
     import numpy as np
     from scipy.optimize import minimize
@@ -89,7 +121,7 @@ def fit(matrix: Any, labels: Any, weights: Any, c: float, start: Any = None) -> 
 
     x = matrix.astype(np.float64, copy=False)  # float32 rows are converted in every product
     signs = np.where(labels > 0, 1.0, -1.0)
-    objective = _Objective(x, signs, class_costs(labels, weights, c))
+    objective = _Objective(x, signs, class_costs(labels, weights, c), transposed)
     begin = np.zeros(x.shape[1] + 1) if start is None else np.asarray(start, np.float64)
     # OpenBLAS splits a product of 10,000 numbers over two threads, and the fit takes
     # thousands: on two busy cores each waits for a core, and For you took 1-2 s, not 0.3.

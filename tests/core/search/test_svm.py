@@ -69,6 +69,9 @@ def test_the_fit_is_linearsvcs_model(topic: str, seed: int) -> None:
     labels, weights = problem(topic, seed)
     theirs, their_b = liblinear(labels, weights)
     ours, our_b = fit(vectors().matrix, labels, weights, C)
+    given = vectors().transposed.astype(np.float64)  # as For you passes it: the same fit
+    same, same_b = fit(vectors().matrix.astype(np.float64), labels, weights, C, None, given)
+    assert np.allclose(same, ours, atol=1e-9) and same_b == pytest.approx(our_b, abs=1e-9)
     reference = np.append(theirs, their_b)
     error = np.linalg.norm(np.append(ours, our_b) - reference) / np.linalg.norm(reference)
     assert error < 1e-4

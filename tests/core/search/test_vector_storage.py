@@ -55,6 +55,7 @@ def test_saved_vectors_are_read_back_exactly(tmp_path: Path) -> None:
     # The products the queries run work on the file's (read-only) arrays; by word and by
     # paper are the same matrix.
     assert (found.matrix != sparse_by_word(found).tocsr()).nnz == 0
+    assert (found.transposed != found.matrix.T.tocsr()).nnz == 0
     row = found.matrix[5].toarray().ravel()
     assert np.allclose(found.matrix @ row, vectors().matrix @ row)
 
