@@ -38,7 +38,7 @@ from index_builder.search.schema import (
 from index_builder.search.scoring import FastScorer
 from index_builder.search.vector_build import VectorJob
 from index_builder.search.vocabulary import Vocabulary
-from index_builder.vectors.tfidf import VECTORS_VERSION
+from index_builder.vectors.storage import VECTORS_VERSION
 
 Progress = Callable[[int, int], None]
 DAMAGED_NOTICE = "The search index was damaged and has been rebuilt."

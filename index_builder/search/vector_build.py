@@ -2,7 +2,7 @@
 
 :class:`VectorJob` forks a worker (:class:`~index_builder.search.parallel._Worker`: it dies
 with its parent and is killed when the build is interrupted) that computes the TF-IDF
-vectors (:mod:`index_builder.vectors.tfidf`) and writes ``vectors.npz`` into the build's
+vectors (:mod:`index_builder.vectors.tfidf`) and writes ``vectors.bin`` into the build's
 temporary folder while this process builds the Whoosh index. Where a fork is not safe, or
 the worker failed, the vectors are computed here after the Whoosh build. The file is in
 the folder before the build marker is written, so the marker's sizes and CRC-32s cover it.
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index_builder.search.parallel import _Worker, can_fork
-from index_builder.vectors.tfidf import VECTORS_FILE
+from index_builder.vectors.storage import VECTORS_FILE
 
 if TYPE_CHECKING:
     from index_builder.model import Paper
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def write_vectors(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
     """Compute and save the vectors of ``papers`` in ``folder``; the seconds and peak MB."""
-    from index_builder.vectors.tfidf import compute, save
+    from index_builder.vectors.storage import save
+    from index_builder.vectors.tfidf import compute
 
     started = time.perf_counter()
     vectors = compute(papers)

@@ -17,7 +17,7 @@ from index_builder.model import Hit, SearchResult
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.schema import stem
 from index_builder.search.store import DAMAGED_NOTICE, IndexStore
-from index_builder.vectors.tfidf import PaperVectors
+from index_builder.vectors.storage import PaperVectors
 
 MIN_BOOKMARKS = 3
 """Fewer bookmarks than this and :meth:`VectorQueries.recommend` guesses nothing."""
@@ -43,7 +43,7 @@ class VectorQueries(IndexStore):
 
     def _paper_vectors(self) -> PaperVectors:
         """This index's vectors, read on first use (rebuilding the index when damaged)."""
-        from index_builder.vectors import tfidf
+        from index_builder.vectors import storage
 
         self._ready()
         found = self._vectors
@@ -51,14 +51,14 @@ class VectorQueries(IndexStore):
             return found
         ids = tuple(p.id for p in self.papers)
         try:
-            found = tfidf.load(self.index_dir)
+            found = storage.load(self.index_dir)
             if found.ids != ids:
                 raise ValueError("the vectors file holds other papers")
         except Exception:  # unreadable in any way (zip, npz, shape): damage, rebuilt
             with self._build_lock:
                 self._recover()
             self.notice = DAMAGED_NOTICE
-            found = tfidf.load(self.index_dir)
+            found = storage.load(self.index_dir)
         with self._lock:
             self._vectors = found
         return found

@@ -1,8 +1,9 @@
 """Paper vectors: TF-IDF of every paper, and what is computed from them.
 
-``tfidf`` (compute the vectors, save and load the index folder's ``vectors.npz``),
-``similar`` (the nearest papers by cosine), ``recommend`` (a linear SVM over the reading
-list, as arxiv-sanity-lite ranks papers). The only package that imports numpy, scipy and
-scikit-learn, and each module imports them when first called, never on the way to the
-first frame. Imports ``model`` only.
+``tfidf`` (compute the vectors), ``storage`` (the index folder's ``vectors.bin``),
+``similar`` (the nearest papers by cosine), ``recommend`` (a linear SVM, fitted by
+``svm``, over the reading list, as arxiv-sanity-lite ranks papers). The only package that
+imports numpy, scipy and scikit-learn, and each module imports them when first called,
+never on the way to the first frame; scikit-learn only to compute the vectors, never for
+a query. Imports ``model`` only.
 """

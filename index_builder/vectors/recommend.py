@@ -7,7 +7,9 @@ second model adds the first one's top :data:`FEEDBACK` papers as positives of ha
 weight (pseudo-relevance feedback): with single words instead of 1-2-grams, one model
 ranked a topic's papers 0.05 below arxiv-sanity-lite's on real arXiv papers, the two
 rank them as well or better (README, "For you"; ``tests/core/search/test_vectors_quality.py``).
-The explanation is the words with the largest weights of the model, real words.
+The explanation is the words with the largest weights of the model, real words. The
+SVM is scikit-learn's ``LinearSVC`` model fitted with scipy (:mod:`index_builder.vectors.svm`),
+so a query never imports scikit-learn.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from index_builder.vectors.similar import top_rows, weighty_words
-from index_builder.vectors.tfidf import PaperVectors
+from index_builder.vectors.storage import PaperVectors
 
 MIN_BOOKMARKS = 3
 """Fewer bookmarks than this and nothing is guessed."""
@@ -58,7 +60,8 @@ def recommend(
     ``ValueError`` when fewer than :data:`MIN_BOOKMARKS` positives are given.
     """
     import numpy as np
-    from sklearn.svm import LinearSVC
+
+    from index_builder.vectors.svm import fit
 
     positive = sorted({r for r in positives if 0 <= r < vectors.rows})
     if len(positive) < MIN_BOOKMARKS:
@@ -70,22 +73,23 @@ def recommend(
     candidates[positive] = False
     candidates[negative] = False
     total = int(candidates.sum())
-    if total == 0 or vectors.matrix.shape[1] == 0:
+    if total == 0 or not vectors.words:
         return Ranking((), total, ())
     weights = np.ones(vectors.rows, dtype=np.float64)
     weights[negative] = DISMISSED_WEIGHT
-    # The dual solver: "auto" picks the primal one when papers outnumber words, 7x slower
-    # here at 50,000 papers (9 s against 1.3 s a fit), to the same model.
-    model = LinearSVC(class_weight="balanced", C=C, max_iter=10_000, tol=1e-6, dual=True)
-    model.fit(vectors.matrix, labels, sample_weight=weights)
-    scores = model.decision_function(vectors.matrix)
+    matrix = vectors.matrix.astype(np.float64)  # once, not in every product
+    transposed = vectors.transposed.astype(np.float64)
+    coef, intercept = fit(matrix, labels, weights, C, transposed=transposed)
+    scores = matrix @ coef + intercept
     feedback = top_rows(_shifted(scores, candidates), min(FEEDBACK, total // 4))
     if len(feedback):
         labels[feedback] = 1
         weights[feedback] = FEEDBACK_WEIGHT
-        model.fit(vectors.matrix, labels, sample_weight=weights)
-        scores = model.decision_function(vectors.matrix)
-    coef = model.coef_.ravel().astype(np.float32)
+        # Starts from the first model: the rows changed are few, a few steps reach it.
+        start = np.append(coef, intercept)
+        coef, intercept = fit(matrix, labels, weights, C, start, transposed)
+        scores = matrix @ coef + intercept
+    coef = coef.astype(np.float32)
     shifted = _shifted(scores, candidates)
     found = tuple(
         Ranked(int(r), float(scores[r]), weighty_words(vectors, int(r), coef, HIT_WORDS))

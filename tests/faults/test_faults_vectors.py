@@ -1,4 +1,4 @@
-"""The paper vectors file (``vectors.npz``) is an index file like the others.
+"""The paper vectors file (``vectors.bin``) is an index file like the others.
 
 Built with the index, listed in the build marker with its size and CRC-32, so a vectors
 file that is missing or damaged before opening means a rebuild (with the notice for
@@ -18,7 +18,7 @@ import pytest
 
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import DAMAGED_NOTICE, SearchIndex
-from index_builder.vectors.tfidf import VECTORS_FILE
+from index_builder.vectors.storage import VECTORS_FILE, VECTORS_VERSION
 from tests.helpers.search_papers import PAPERS
 
 
@@ -93,4 +93,23 @@ def test_an_index_from_before_vectors_is_rebuilt(copy: Path) -> None:
     assert not index.is_fresh()
     index.ensure()
     assert index.is_fresh() and (copy / VECTORS_FILE).is_file()
+    index.close()
+
+
+def test_an_index_with_the_old_vectors_npz_is_rebuilt_not_misread(copy: Path) -> None:
+    """Version 1 stored ``vectors.npz``: an index built then is rebuilt once, to ``.bin``."""
+    marker_path = copy / indexfiles.MARKER
+    marker = json.loads(marker_path.read_text())
+    assert marker["vectors"] == VECTORS_VERSION
+    marker["vectors"] = 1
+    old = copy / "vectors.npz"
+    os.replace(copy / VECTORS_FILE, old)
+    marker["files"]["vectors.npz"] = marker["files"].pop(VECTORS_FILE)
+    marker["checksums"]["vectors.npz"] = marker["checksums"].pop(VECTORS_FILE)
+    marker_path.write_text(json.dumps(marker))
+    index = SearchIndex(copy, PAPERS, "fixture-v")
+    assert not index.is_fresh()
+    assert index.ensure() is None  # a quiet rebuild: an old index is not damage
+    assert index.is_fresh() and (copy / VECTORS_FILE).is_file() and not old.exists()
+    assert similar_ids(index)[:1] == ["p13"]
     index.close()

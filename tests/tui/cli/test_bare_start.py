@@ -26,7 +26,7 @@ def test_the_way_to_the_first_frame_leaves_the_rest_unimported() -> None:
     # What a plain start imports before its first frame: the command line, the app and
     # its screens. The index (Whoosh), the reading list (SQLite), the config parser, the
     # argument parser and JSON come later, or with a command or a config file that needs them;
-    # the paper vectors' numpy, scipy and scikit-learn with the first similar papers.
+    # the paper vectors' numpy with the first similar papers, scipy with the first For you.
     start = "from tui.cli.main import parse, make_context\nimport tui.app\nargs = parse([])"
     later = ("whoosh", "sqlite3", "tomllib", "argparse", "json", "textual.widgets._progress_bar")
     later += ("numpy", "scipy", "sklearn")
