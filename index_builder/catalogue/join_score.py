@@ -154,8 +154,10 @@ def _lead_words(folded: str) -> frozenset[str]:
     likely another paper's (``SAM`` alone is the segmentation model many papers use).
     """
     head, colon, _ = folded.partition(":")
+    if not colon or len(head.split()) != 2:
+        return frozenset()
     words = [core for core in (_ALNUM.sub("", w) for w in head.split()) if core]
-    if not colon or len(words) != 2 or all(w.islower() for w in words):
+    if len(words) != 2 or all(w.islower() for w in words):
         return frozenset()
     return frozenset(w.lower() for w in words)
 
