@@ -6,7 +6,9 @@ no join, so every rule here errs towards leaving an abstract on its own.
 1. **Strong joins** need no context: the best title scores at least
    :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.join_score`) and at least
    :data:`STRONG_RATIO` times the runner-up. A row claimed by two abstracts goes
-   to neither unless one claim is clearly stronger.
+   to neither unless one claim is clearly stronger. A list's abstracts are distinct
+   papers: a near rival (:data:`RIVAL_SHARE`) taken by another abstract's join is then
+   set aside and the abstract judged again, by the same thresholds.
 2. **Ordered joins** use the order of a file. When the strong joins of a file
    appear in increasing event-id order (as in the bundled lists), an abstract
    between two of them must belong to a row whose id lies between theirs. The
@@ -42,6 +44,10 @@ STRONG_RATIO = 2.0
 any rival claim), and a title whose name the abstract writes if it has one. Tuned on half
 of the real arXiv sample and of the bundled lists, shuffled (see ``tests/core/catalogue/
 test_join_shuffled.py``); the other halves are the test."""
+RIVAL_SHARE = 0.7
+"""One-to-one: an abstract is judged again without the rows others took only when one of
+them scored at least this share of its best title (a near tie that another abstract of
+the list explains)."""
 ORDER_MIN_ANCHORS = 4
 ORDER_MIN_SHARE = 0.8
 """A file is ordered when at least this share of its (at least 4) strong joins
@@ -125,7 +131,7 @@ class AbstractMatcher:
         (the rankings made at construction are reused, minus those rows).
         """
         ranked = [self.candidates(a, exclude) for a in range(len(self.terms))]
-        joins = _strong_joins(ranked, self._named)
+        joins = self._one_to_one(ranked, set(exclude))
         ordered = [f for f in files if _is_ordered(f, joins, event_ids)]
         self.possible = {}
         if ordered:
@@ -137,6 +143,32 @@ class AbstractMatcher:
             }
         self._possible_by_title(ranked, joins)
         return joins
+
+    def _one_to_one(
+        self, ranked: Sequence[Sequence[tuple[float, int]]], exclude: set[int]
+    ) -> dict[int, Join]:
+        """Strong joins, then again without the rows taken, until no more come.
+
+        A list's abstracts are distinct papers, so a row taken by one abstract's clear
+        join is no rival for the others: an abstract that had such a row among its near
+        rivals (:func:`_rival_taken`) is judged again against the rest, by the same
+        thresholds. Measured on the shuffled arXiv lists (1,300 abstracts each): 1 more
+        right join per half and no wrong one; setting aside any taken row, not only near
+        rivals, gave 3 and 7 more but 1 more wrong join per half. An abstract whose *best*
+        title was taken stays as it is: its text points at another paper's row, so the
+        next title down is no safe guess.
+        """
+        joins = _strong_joins(ranked, self._named)
+        while True:
+            taken = exclude | {j.row for j in joins.values()}
+            rest = [
+                self.candidates(a, taken) if a not in joins and _rival_taken(c, taken) else []
+                for a, c in enumerate(ranked)
+            ]
+            more = _strong_joins(rest, self._named)
+            if not more:
+                return joins
+            joins.update(more)
 
     def _possible_by_title(
         self, ranked: Sequence[Sequence[tuple[float, int]]], joins: dict[int, Join]
@@ -198,6 +230,14 @@ def _strong_joins(
             continue
         joins[abstract] = Join(row, best, runner_up, "strong")
     return joins
+
+
+def _rival_taken(candidates: Sequence[tuple[float, int]], taken: Collection[int]) -> bool:
+    """True when the best title is free and a close rival (:data:`RIVAL_SHARE`) is taken."""
+    if not candidates or candidates[0][1] in taken:
+        return False
+    best = candidates[0][0]
+    return any(r in taken for s, r in candidates[1:] if s >= RIVAL_SHARE * best)
 
 
 def _runner_up(

@@ -5,7 +5,9 @@ commands and Markdown marks dropped, light suffix stripping). A title's stems
 are weighted by their rarity among all titles (IDF). An abstract matches a title
 when it holds the title's rare stems, the title's word pairs in the same order,
 and above all the title's distinctive name (``ProEval``, ``RL4RLA``): a
-CamelCase, multi-capital or digit-bearing word that at most two titles carry.
+CamelCase, multi-capital or digit-bearing word that at most two titles carry, or a
+one-word lead before the colon (``View-on-Graph:``). A title whose name, or either word
+of a two-word lead (``SAM Audio:``), the abstract never writes is set back.
 
 :class:`TitleIndex` scores one abstract against every title through an inverted
 index, so matching thousands of abstracts against thousands of titles is cheap.
@@ -130,6 +132,36 @@ def _names_of_folded(folded: str) -> set[str]:
     return names
 
 
+def _lead_name(folded: str) -> set[str]:
+    """A title's one-word lead before a colon, as a name (``View-on-Graph: ...``).
+
+    Hyphenated and plain-capital names escape :func:`title_names`; a lead of that shape
+    is the paper's name all the same, and an abstract that never writes it is most likely
+    another paper's. A plain capitalised word (``Position:``) is a kind, not a name.
+    """
+    head, colon, _ = folded.partition(":")
+    if not colon or len(head.split()) != 1:
+        return set()
+    core = _ALNUM.sub("", head)
+    plain = core.isalpha() and core[:1].isupper() and core[1:].islower()
+    return set() if len(core) < 3 or core.islower() or plain else {core}
+
+
+def _lead_words(folded: str) -> frozenset[str]:
+    """A title's two-word lead before a colon (``SAM Audio: ...``), lowered, unless all lower.
+
+    Such a lead names the paper as a phrase: an abstract that lacks either word is most
+    likely another paper's (``SAM`` alone is the segmentation model many papers use).
+    """
+    head, colon, _ = folded.partition(":")
+    if not colon or len(head.split()) != 2:
+        return frozenset()
+    words = [core for core in (_ALNUM.sub("", w) for w in head.split()) if core]
+    if len(words) != 2 or all(w.islower() for w in words):
+        return frozenset()
+    return frozenset(w.lower() for w in words)
+
+
 @dataclass(frozen=True, slots=True)
 class AbstractTerms:
     """An abstract reduced to what the scores need."""
@@ -162,7 +194,7 @@ class TitleIndex:
         self.titles = tuple(titles)
         folded = [_fold(title) for title in titles]
         self._terms = [[t for t in _stems_of_folded(f) if t not in STOPWORDS] for f in folded]
-        all_names = [_names_of_folded(f) for f in folded]
+        all_names = [_names_of_folded(f) | _lead_name(f) for f in folded]
         df = Counter(t for terms in self._terms for t in set(terms))
         size = len(titles) + 1
         self._idf = {term: math.log(size / (count + 0.5)) for term, count in df.items()}
@@ -174,6 +206,7 @@ class TitleIndex:
             for terms in self._terms
         ]
         self._any_names = [frozenset(n.lower() for n in names) for names in all_names]
+        self._leads = [_lead_words(f) for f in folded]
         name_df = Counter(n.lower() for names in all_names for n in names)
         self._names = [
             {n for n in names if name_df[n.lower()] <= NAME_MAX_TITLES} for names in all_names
@@ -212,9 +245,10 @@ class TitleIndex:
         return score * NAME_MISS if self.lacks_name(terms, row) else score
 
     def lacks_name(self, terms: AbstractTerms, row: int) -> bool:
-        """True when the title has a name (``LeafLife``, ``E-FAS``) the abstract never writes."""
-        names = self._any_names[row]
-        return bool(names) and names.isdisjoint(terms.lowered)
+        """True when the title has a name (``LeafLife``, ``E-FAS``) the abstract never writes,
+        or a two-word lead (``SAM Audio:``) one of whose words it never writes."""
+        names, lead = self._any_names[row], self._leads[row]
+        return (bool(names) and names.isdisjoint(terms.lowered)) or not lead <= terms.lowered
 
     def ranked(self, terms: AbstractTerms, limit: int = 100) -> list[tuple[float, int]]:
         """The best ``limit`` titles for an abstract, as ``(score, row)``, best first."""

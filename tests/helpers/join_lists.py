@@ -9,7 +9,10 @@ Two sources of real text:
   held-out half. A table is made of the ICML 2026 titles (distractors), the listed papers'
   titles and, for every listed paper, the two arXiv titles closest to its own (near-duplicate
   decoys: same topic, overlapping title words). arXiv papers whose title resembles an ICML
-  title (half their title words shared) are left out: many are the same paper, renamed.
+  title (half their title words shared, or the same name such as ``LLM4Cov``) are left out:
+  many are the same paper, renamed. So are the sample's few papers that share their
+  abstract's opening with another one (companion papers with one abstract: no text can
+  tell them apart).
 
 Every list is shuffled: its order says nothing.
 """
@@ -21,12 +24,19 @@ import hashlib
 import json
 import os
 import random
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from index_builder.catalogue.join import AbstractMatcher, Join
-from index_builder.catalogue.join_score import STOPWORDS, AbstractTerms, TitleIndex, stems
+from index_builder.catalogue.join_score import (
+    STOPWORDS,
+    AbstractTerms,
+    TitleIndex,
+    stems,
+    title_names,
+)
 from tests.helpers.catalogue_data import bundled_files, expected_rows, lists, posters
 
 ARXIV = Path(os.environ.get("PAPERSCOPE_ARXIV_SAMPLE", "/work/shared/data/arxiv_sample.jsonl.gz"))
@@ -93,12 +103,20 @@ def _arxiv() -> tuple[dict[str, object], ...]:
         return tuple(json.loads(line) for line in handle)
 
 
+def _opening(paper: dict[str, object]) -> str:
+    """The first 200 characters of a paper's abstract, spacing normalised."""
+    return " ".join(str(paper["abstract"]).split())[:200]
+
+
 def _content(title: str) -> set[str]:
     return {s for s in stems(title) if s not in STOPWORDS}
 
 
-def _like_icml(title: str, index: TitleIndex) -> bool:
-    """True when the title shares half its words with one of its closest ICML titles."""
+def _like_icml(title: str, index: TitleIndex, icml_names: set[str]) -> bool:
+    """True when the title shares half its words with one of its closest ICML titles, or
+    a name (``LLM4Cov``) with any ICML title."""
+    if {n.lower() for n in title_names(title)} & icml_names:
+        return True
     mine = _content(title)
     for _, row in index.ranked(AbstractTerms.of(title), 3):
         theirs = _content(index.titles[row])
@@ -115,11 +133,14 @@ def arxiv_case(part: int, size: int, absent: int = 0) -> Case:
     """
     icml = tuple(r.paper.title_raw for r in posters())
     icml_index = TitleIndex(icml)
+    icml_names = {n.lower() for title in icml for n in title_names(title)}
+    openings = Counter(_opening(p) for p in _arxiv())
     half = [
         p
         for p in _arxiv()
         if int(hashlib.sha256(str(p["id"]).encode()).hexdigest(), 16) % 2 == part
-        and not _like_icml(str(p["title"]), icml_index)
+        and openings[_opening(p)] == 1
+        and not _like_icml(str(p["title"]), icml_index, icml_names)
     ]
     random.Random(part).shuffle(half)
     listed, gone, pool = half[:size], half[size : size + absent], half[size + absent :]

@@ -17,9 +17,19 @@ from pathlib import Path
 
 import pytest
 
+from index_builder.catalogue.join import AbstractMatcher
+from index_builder.catalogue.join_score import TitleIndex
 from index_builder.paths import HOME_ENV
-from tests.helpers.catalogue_data import TABLE, lists, truth
-from tests.helpers.join_lists import ARXIV, HELD_OUT, Case, arxiv_case, bundled_case, run
+from tests.helpers.catalogue_data import TABLE, lists, posters, truth
+from tests.helpers.join_lists import (
+    ARXIV,
+    HELD_OUT,
+    Case,
+    _arxiv,
+    arxiv_case,
+    bundled_case,
+    run,
+)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -47,15 +57,68 @@ def test_held_out_arxiv_list_with_decoys_and_absent_papers() -> None:
     present = Case(case.name, case.titles, case.abstracts[:600], case.truth[:600])
     absent = Case(case.name, case.titles, case.abstracts[600:], case.truth[600:])
     on_present, on_absent = run(present), run(absent)
-    # The target is none. One is known: "Bridging the AI Trustworthiness Gap between
-    # Functions and Norms" goes to "Position: Bridge the Gaps between AI Development and
-    # Regulation" (another paper: other authors), 48.9 against 21.6 for the runner-up.
-    assert on_present.wrong <= 1, on_present
-    assert on_present.joined_share >= 0.6, on_present
-    # Two of the 150 absent papers join a decoy: one, LLM4Cov, is most likely its own
-    # paper under another title in the ICML table; the other (IHC staining) is wrong.
-    assert on_absent.right == 0 and on_absent.wrong <= 2, on_absent
+    assert on_present.wrong == 0, on_present
+    assert on_present.joined_share >= 0.65, on_present
+    # The target is none. One of the 150 absent papers joins a decoy: "AD^2: Analysis and
+    # Detection of Adversarial Threats in Visual Perception ..." goes to "Driving in Corner
+    # Case: A Real-World Adversarial Closed-Loop Evaluation ..." (54.6 against 26.6).
+    assert on_absent.right == 0 and on_absent.wrong <= 1, on_absent
     assert got.right == on_present.right
+
+
+def _paper(arxiv_id: str) -> dict[str, object]:
+    return next(p for p in _arxiv() if p["id"] == arxiv_id)
+
+
+@pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
+def test_a_row_taken_by_another_abstract_of_the_list_is_no_rival() -> None:
+    """Two held-out arXiv papers on grounding medical VLMs, listed with the ICML titles.
+
+    MedMO's abstract scores its own title 61.0 and the other paper's 57.2: alone, that is
+    no clear lead, and it stays unjoined. Listed with the other paper's abstract, which
+    takes its own title clearly, the near tie is explained and MedMO joins (the code
+    before left it unjoined in both cases).
+    """
+    medmo, other = _paper("arXiv:2602.06965"), _paper("arXiv:2512.16201")
+    icml = [r.paper.title_raw for r in posters()]
+    index = TitleIndex([*icml, str(medmo["title"]), str(other["title"])])
+    ids = list(range(len(index)))
+    both = AbstractMatcher(index, [str(medmo["abstract"]), str(other["abstract"])]).join(ids)
+    assert {a: j.row for a, j in both.items()} == {0: len(icml), 1: len(icml) + 1}
+    alone = AbstractMatcher(index, [str(medmo["abstract"])]).join(ids)
+    assert alone == {}
+
+
+def _joined_titles(titles: list[str], abstracts: list[str]) -> dict[int, str]:
+    index = TitleIndex(titles)
+    joins = AbstractMatcher(index, abstracts).join(list(range(len(index))))
+    return {a: titles[j.row] for a, j in joins.items()}
+
+
+@pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
+def test_a_title_led_by_a_phrase_the_abstract_lacks_is_not_its_paper() -> None:
+    """Two real arXiv papers on the Segment Anything Model, against the ICML 2026 table.
+
+    Each abstract, listed alone, writes ``SAM`` and "segment anything", never "audio"; the
+    code before joined each to "SAM Audio: Segment Anything in Audio" (48.8 and 49.2),
+    another paper. (Listed together they contest that row, which goes to neither.)
+    """
+    sam = [_paper("arXiv:2602.06335"), _paper("arXiv:2601.00537")]
+    icml = [r.paper.title_raw for r in posters()]
+    assert any(t.startswith("SAM Audio:") for t in icml)
+    for paper in sam:
+        assert _joined_titles(icml, [str(paper["abstract"])]) == {}, paper["id"]
+
+
+@pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
+def test_a_title_led_by_a_name_the_abstract_lacks_is_not_its_paper() -> None:
+    """Z3D's abstract (its own paper absent) against the ICML titles and "View-on-Graph:
+    Zero-shot 3D Visual Grounding ..." (another arXiv paper): a hyphenated lead before the
+    colon is the paper's name, and the abstract never writes it (the code before joined)."""
+    z3d = _paper("arXiv:2602.03361")
+    other = next(p for p in _arxiv() if str(p["title"]).startswith("View-on-Graph:"))
+    titles = [*(r.paper.title_raw for r in posters()), str(other["title"])]
+    assert _joined_titles(titles, [str(z3d["abstract"])]) == {}
 
 
 def test_a_shuffled_list_through_paperscope(tmp_path: Path) -> None:
