@@ -108,10 +108,6 @@ def _padded(size: int) -> int:
     return -(-size // ALIGN) * ALIGN
 
 
-def _field(vectors: PaperVectors, part: str, field: str) -> Any:
-    return getattr(getattr(vectors, part), field)
-
-
 def _arrays(vectors: PaperVectors) -> list[tuple[str, str, Any]]:
     """Every array to store: ``(part.field, kind, array)``."""
     import numpy as np
