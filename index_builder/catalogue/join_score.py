@@ -9,6 +9,10 @@ CamelCase, multi-capital or digit-bearing word that at most two titles carry, or
 one-word lead before the colon (``View-on-Graph:``). A title whose name, or either word
 of a two-word lead (``SAM Audio:``), the abstract never writes is set back.
 
+When the table knows its papers' authors, :meth:`TitleIndex.fully_named` finds the rows
+every one of whose (two or more) authors an entry writes in full (``Yen-Ju Chen`` or
+``Y. Chen``), as a list copied with its author lines does.
+
 :class:`TitleIndex` scores one abstract against every title through an inverted
 index, so matching thousands of abstracts against thousands of titles is cheap.
 """
@@ -20,7 +24,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,6 +79,9 @@ _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[A-Za-z]")
 _WORD = re.compile(r"[0-9a-z]+")
 _ALNUM = re.compile(r"[^0-9A-Za-z]")
+_NAME_PART = re.compile(r"[a-z]+")
+NAME_GRAMS = (2, 3, 4)
+"""An author's name is looked for as a run of this many words (``Anton van den Hengel``)."""
 
 
 def _fold(text: str) -> str:
@@ -112,6 +119,39 @@ def _stems_of_folded(folded: str) -> list[str]:
 def compact_words(text: str) -> set[str]:
     """Each whitespace-separated word with everything but letters and digits removed."""
     return {_ALNUM.sub("", word) for word in _fold(text).split()} - {""}
+
+
+def _name_words(text: str) -> list[str]:
+    """The letter runs of a text, accents folded and lowered (``Shin'ya`` is ``shin ya``)."""
+    return _NAME_PART.findall(strip_accents(text).lower())
+
+
+def author_keys(name: str) -> frozenset[str]:
+    """How an author may be written in an entry: in full, or with the first name's initial.
+
+    Empty for a name of one word, which could be anybody's.
+    """
+    words = _name_words(name)
+    if len(words) < 2 or len(words) > max(NAME_GRAMS):
+        return frozenset()
+    return frozenset({" ".join(words), " ".join([words[0][0], *words[1:]])})
+
+
+def _surname(name: str) -> str:
+    """The last word of a name as :func:`author_keys` ends it (``Bui-Tran``: ``tran``);
+    empty for a name of one word."""
+    parts = name.split()
+    if len(parts) < 2:
+        return ""
+    last = _name_words(parts[-1])
+    return last[-1] if last else ""
+
+
+def _name_runs(words: Sequence[str]) -> frozenset[str]:
+    """Every run of :data:`NAME_GRAMS` words, as :func:`author_keys` writes them."""
+    return frozenset(
+        " ".join(words[i : i + n]) for n in NAME_GRAMS for i in range(len(words) - n + 1)
+    )
 
 
 def title_names(title: str) -> set[str]:
@@ -171,6 +211,10 @@ class AbstractTerms:
     words: frozenset[str]
     lowered: frozenset[str] = frozenset()
     """``words`` in lower case, to find a title's names whatever their case."""
+    name_runs: frozenset[str] = frozenset()
+    """Runs of two to four words, to find the authors an entry names (:func:`author_keys`)."""
+    name_words: frozenset[str] = frozenset()
+    """The words of those runs, to find the rows whose authors' surnames the entry writes."""
 
     @classmethod
     def of(cls, text: str) -> AbstractTerms:
@@ -178,20 +222,33 @@ class AbstractTerms:
         tokens = stems(text)
         content = [t for t in tokens if t not in STOPWORDS]
         words = frozenset(compact_words(text))
+        named = _name_words(text)
         return cls(
             Counter(tokens),
             frozenset(itertools.pairwise(content)),
             words,
             frozenset(w.lower() for w in words),
+            _name_runs(named),
+            frozenset(named),
         )
 
 
 class TitleIndex:
     """The titles of the table, tokenised and weighted, with an inverted index."""
 
-    def __init__(self, titles: Sequence[str]) -> None:
-        """Analyse every title once."""
+    def __init__(self, titles: Sequence[str], authors: Sequence[Sequence[str]] = ()) -> None:
+        """Analyse every title once; ``authors``, if given, holds each row's author names."""
         self.titles = tuple(titles)
+        self._authors = [tuple(names) for names in authors]
+        self._surnames = [tuple(filter(None, map(_surname, names))) for names in self._authors]
+        self._keys: dict[int, tuple[frozenset[str], ...]] = {}
+        surname_df = Counter(name for row in self._surnames for name in set(row))
+        self._by_surname: dict[str, list[int]] = {}
+        """Rows of two or more authors under their rarest surname: an entry must write it."""
+        for row, surnames in enumerate(self._surnames):
+            if len(surnames) >= 2:
+                rarest = min(surnames, key=lambda name: (surname_df[name], name))
+                self._by_surname.setdefault(rarest, []).append(row)
         folded = [_fold(title) for title in titles]
         self._terms = [[t for t in _stems_of_folded(f) if t not in STOPWORDS] for f in folded]
         all_names = [_names_of_folded(f) | _lead_name(f) for f in folded]
@@ -249,6 +306,40 @@ class TitleIndex:
         or a two-word lead (``SAM Audio:``) one of whose words it never writes."""
         names, lead = self._any_names[row], self._leads[row]
         return (bool(names) and names.isdisjoint(terms.lowered)) or not lead <= terms.lowered
+
+    def fully_named(self, terms: AbstractTerms) -> list[int]:
+        """Rows with two or more authors, every one of whom the entry writes.
+
+        A list that leaves authors out (``et al.``) or a row with a single author gives
+        none: a name or two in an abstract may be a cited author, a whole author list is not.
+        A one-word author (``Xu``, what a stray separator leaves) is passed over.
+        """
+        words, runs = terms.name_words, terms.name_runs
+        rows = (r for word in words for r in self._by_surname.get(word, ()))
+        return sorted(
+            row
+            for row in rows
+            if words.issuperset(self._surnames[row]) and self._all_named(row, runs)
+        )
+
+    def _all_named(self, row: int, runs: frozenset[str]) -> bool:
+        keys = self._keys.get(row)
+        if keys is None:
+            keys = self._keys[row] = tuple(filter(None, map(author_keys, self._authors[row])))
+        return len(keys) >= 2 and all(not forms.isdisjoint(runs) for forms in keys)
+
+    def named_by(self, terms: AbstractTerms, exclude: Collection[int] = ()) -> int | None:
+        """The row whose author line the entry writes: of the :meth:`fully_named` rows
+        (``exclude`` left out), the one with the most authors, if no other has as many.
+
+        A row of two of the entry's six authors is their other paper; two rows of the
+        same two authors cannot be told apart by their names.
+        """
+        rows = [r for r in self.fully_named(terms) if r not in exclude]
+        sizes = sorted(((len(self._authors[r]), r) for r in rows), reverse=True)
+        if not sizes or (len(sizes) > 1 and sizes[1][0] == sizes[0][0]):
+            return None
+        return sizes[0][1]
 
     def ranked(self, terms: AbstractTerms, limit: int = 100) -> list[tuple[float, int]]:
         """The best ``limit`` titles for an abstract, as ``(score, row)``, best first."""

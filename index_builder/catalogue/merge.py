@@ -159,7 +159,9 @@ def _join(
         return {}
     at = {id(item): n for n, item in enumerate(table)}
     position = {i: n for n, i in enumerate(keep)}
-    index = TitleIndex([item.row.paper.title_raw for item in ours])
+    index = TitleIndex(
+        [item.row.paper.title_raw for item in ours], [item.row.paper.authors for item in ours]
+    )
     matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
     ordered = [[position[i] for i in file if i in position] for file in files]
     joins = matcher.join([item.row.event_id for item in ours], ordered)

@@ -4,9 +4,10 @@
 
 Prints, for the tuning and the held-out half of each list of
 :mod:`tests.helpers.join_lists` (three shuffles of the bundled abstracts; 1,000 arXiv
-abstracts with 300 more whose paper is absent), the counts and the median time of
-scoring and joining; then the time to score the 76 bundled abstracts and 3,000 arXiv ones
-against the bundled table. It reports; it asserts nothing.
+abstracts with 300 more whose paper is absent), the counts, first for the abstracts alone
+and then for the same lists with each entry's author line; then the time to score the 76
+bundled abstracts and 3,000 arXiv ones against the bundled table. It reports; it asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -16,43 +17,55 @@ import time
 
 from index_builder.catalogue.join import AbstractMatcher
 from index_builder.catalogue.join_score import TitleIndex
-from tests.helpers.join_lists import HELD_OUT, TUNE, Case, _arxiv, arxiv_case, bundled_case, run
+from tests.helpers.join_lists import (
+    HELD_OUT,
+    TUNE,
+    Case,
+    _arxiv,
+    arxiv_case,
+    bundled_case,
+    run,
+    with_author_lines,
+)
 
 
-def _timed(titles: tuple[str, ...], abstracts: tuple[str, ...], reps: int = 3) -> float:
+def _timed(table: Case, abstracts: tuple[str, ...], reps: int = 3) -> float:
     """Median seconds to index the titles, score the abstracts and join them."""
     times = []
     for _ in range(reps):
         start = time.perf_counter()
-        AbstractMatcher(TitleIndex(titles), abstracts).join(list(range(len(titles))))
+        index = TitleIndex(table.titles, table.authors)
+        AbstractMatcher(index, abstracts).join(list(range(len(index))))
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
 def main() -> None:
     """Print the figures."""
-    print(f"{'list':36} {'right':>6} {'wrong':>6} {'unjoined':>9}")
-    for part in (TUNE, HELD_OUT):
-        case = bundled_case(part)
-        for seed in range(3):
-            got = run(case, seed)
-            print(
-                f"{case.name + f' shuffle {seed}':36} {got.right:6} {got.wrong:6} {got.unjoined:9}"
-            )
-    for part in (TUNE, HELD_OUT):
-        case = arxiv_case(part, 1000, 300)
-        for label, cut in (("present", slice(0, 1000)), ("absent", slice(1000, None))):
-            sub = Case(case.name, case.titles, case.abstracts[cut], case.truth[cut])
-            got = run(sub)
-            name = f"{case.name.split(' 1000')[0]} {label}"
-            print(f"{name:36} {got.right:6} {got.wrong:6} {got.unjoined:9}")
-    table = bundled_case(TUNE).titles
+    print(f"{'list':50} {'right':>6} {'wrong':>6} {'unjoined':>9}")
+    for lines in (False, True):
+        for part in (TUNE, HELD_OUT):
+            case = bundled_case(part)
+            case = with_author_lines(case) if lines else case
+            for seed in range(3):
+                got = run(case, seed)
+                name = f"{case.name} shuffle {seed}"
+                print(f"{name:50} {got.right:6} {got.wrong:6} {got.unjoined:9}")
+        for part in (TUNE, HELD_OUT):
+            case = arxiv_case(part, 1000, 300)
+            case = with_author_lines(case) if lines else case
+            for label, cut in (("present", slice(0, 1000)), ("absent", slice(1000, None))):
+                got = run(case.part(cut))
+                name = f"{case.name.replace(' 1000+300 absent', '')}: {label}"
+                print(f"{name:50} {got.right:6} {got.wrong:6} {got.unjoined:9}")
+    table = bundled_case(TUNE)
     bundled = bundled_case(TUNE).abstracts + bundled_case(HELD_OUT).abstracts
     many = tuple(str(p["abstract"]) for p in _arxiv()[:3000])
     print(
-        f"76 bundled abstracts x {len(table)} titles: {_timed(table, bundled):.2f} s (median of 3)"
+        f"76 bundled abstracts x {len(table.titles)} titles and their authors: "
+        f"{_timed(table, bundled):.2f} s (median of 3)"
     )
-    print(f"3000 arXiv abstracts x {len(table)} titles: {_timed(table, many, 1):.2f} s")
+    print(f"3000 arXiv abstracts x {len(table.titles)} titles: {_timed(table, many, 1):.2f} s")
 
 
 if __name__ == "__main__":

@@ -42,8 +42,8 @@ def lists() -> tuple[tuple[AbstractEntry, ...], ...]:
 
 @lru_cache(maxsize=1)
 def title_index() -> TitleIndex:
-    """The title index of the bundled table."""
-    return TitleIndex([r.paper.title_raw for r in posters()])
+    """The title index of the bundled table, with its authors (as the catalogue builds it)."""
+    return TitleIndex([r.paper.title_raw for r in posters()], [r.paper.authors for r in posters()])
 
 
 def event_ids() -> list[int]:

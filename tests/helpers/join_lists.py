@@ -14,7 +14,9 @@ Two sources of real text:
   abstract's opening with another one (companion papers with one abstract: no text can
   tell them apart).
 
-Every list is shuffled: its order says nothing.
+Every list is shuffled: its order says nothing. Each list can also be written as a list
+copied with its author lines (:func:`with_author_lines`): each entry's authors on the line
+before its abstract.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import json
 import os
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -52,6 +54,19 @@ class Case:
     abstracts: tuple[str, ...]
     truth: tuple[int | None, ...]
     """Per abstract, its row (``None``: its paper is not in the table)."""
+    authors: tuple[tuple[str, ...], ...] = ()
+    """Per row, its authors."""
+    written_by: tuple[tuple[str, ...], ...] = ()
+    """Per abstract, its paper's authors (those of an absent paper too)."""
+
+    def part(self, cut: slice) -> Case:
+        """The same table with a slice of the abstracts."""
+        return replace(
+            self,
+            abstracts=self.abstracts[cut],
+            truth=self.truth[cut],
+            written_by=self.written_by[cut],
+        )
 
 
 @dataclass(frozen=True)
@@ -79,8 +94,17 @@ def run(case: Case, seed: int = 0) -> Score:
     """Join the case's list, shuffled with ``seed``, as one file (no helpful order)."""
     order = list(range(len(case.abstracts)))
     random.Random(seed).shuffle(order)
-    matcher = AbstractMatcher(TitleIndex(case.titles), case.abstracts)
+    matcher = AbstractMatcher(TitleIndex(case.titles, case.authors), case.abstracts)
     return score(case, matcher.join(list(range(len(case.titles))), [order]))
+
+
+def with_author_lines(case: Case) -> Case:
+    """The case's list as copied with author lines: each entry's authors, then its abstract."""
+    texts = tuple(
+        f"{', '.join(names)}\n{text}"
+        for names, text in zip(case.written_by, case.abstracts, strict=True)
+    )
+    return replace(case, name=f"{case.name} with authors", abstracts=texts)
 
 
 def bundled_case(part: int) -> Case:
@@ -89,11 +113,14 @@ def bundled_case(part: int) -> Case:
     texts = [e.text for entries in lists() for e in entries]
     expected = expected_rows()
     picked = [a for f in files for a in f]
+    authors = tuple(tuple(r.paper.authors) for r in posters())
     return Case(
         f"bundled {'000+002' if part == TUNE else '003+004'}",
         tuple(r.paper.title_raw for r in posters()),
         tuple(texts[a] for a in picked),
         tuple(expected[a] for a in picked),
+        authors,
+        tuple(authors[expected[a]] for a in picked),
     )
 
 
@@ -153,7 +180,20 @@ def arxiv_case(part: int, size: int, absent: int = 0) -> Case:
         *(str(p["title"]) for p in listed),
         *(pool_index.titles[r] for r in sorted(decoys)),
     )
+    authors = (
+        *(tuple(r.paper.authors) for r in posters()),
+        *(_names(p) for p in listed),
+        *(_names(pool[r]) for r in sorted(decoys)),
+    )
     truth = tuple([len(icml) + n for n in range(len(listed))] + [None] * len(gone))
     abstracts = tuple(str(p["abstract"]) for p in (*listed, *gone))
     kind = "tuning" if part == TUNE else "held-out"
-    return Case(f"arXiv {kind} {size}+{absent} absent", titles, abstracts, truth)
+    written_by = tuple(_names(p) for p in (*listed, *gone))
+    return Case(
+        f"arXiv {kind} {size}+{absent} absent", titles, abstracts, truth, authors, written_by
+    )
+
+
+def _names(paper: dict[str, object]) -> tuple[str, ...]:
+    authors = paper.get("authors")
+    return tuple(str(a) for a in authors) if isinstance(authors, list) else ()

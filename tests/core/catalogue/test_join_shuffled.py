@@ -19,6 +19,7 @@ import pytest
 
 from index_builder.catalogue.join import AbstractMatcher
 from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import HOME_ENV
 from tests.helpers.catalogue_data import TABLE, lists, posters, truth
 from tests.helpers.join_lists import (
@@ -121,10 +122,24 @@ def test_a_title_led_by_a_name_the_abstract_lacks_is_not_its_paper() -> None:
     assert _joined_titles(titles, [str(z3d["abstract"])]) == {}
 
 
-def test_a_shuffled_list_through_paperscope(tmp_path: Path) -> None:
+@pytest.mark.parametrize("author_lines", [False, True], ids=["abstracts", "with-authors"])
+def test_a_shuffled_list_through_paperscope(tmp_path: Path, author_lines: bool) -> None:
     """The 76 bundled abstracts in one shuffled file, read by a ``paperscope`` process
-    beside the table: joins all right, and the unjoined carry right "possibly" hints."""
-    texts = [" ".join(e.text.split()) for entries in lists() for e in entries]
+    beside the table: joins all right, and the unjoined carry right "possibly" hints.
+
+    With each abstract under its author line (as copied from a conference page), 72 of
+    the 76 join, all right.
+    """
+    owner = dict(truth())
+    authors = {r.event_id: r.paper.authors for r in posters()}
+    texts = []
+    for entries in lists():
+        for e in entries:
+            text, row = " ".join(e.text.split()), owner[abstract_id(e.text)]
+            if author_lines:
+                text = f"{', '.join(authors[row])}\n{text}"
+                owner[abstract_id(" ".join(text.split()))] = row  # the list joins its lines
+            texts.append(text)
     random.Random(3).shuffle(texts)
     listed = tmp_path / "shuffled.txt"
     listed.write_text("ICML 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
@@ -134,7 +149,6 @@ def test_a_shuffled_list_through_paperscope(tmp_path: Path) -> None:
         env={**os.environ, HOME_ENV: str(tmp_path / "home")},
         capture_output=True, text=True, timeout=180, check=True,
     )  # fmt: skip
-    owner = truth()
     right = wrong = hinted_right = hinted_wrong = 0
     for line in done.stdout.splitlines():
         paper = json.loads(line)
@@ -147,4 +161,7 @@ def test_a_shuffled_list_through_paperscope(tmp_path: Path) -> None:
                 right += paper["event_id"] == owner[key]
                 wrong += paper["event_id"] != owner[key]
     assert (wrong, hinted_wrong) == (0, 0)
-    assert right >= 40 and hinted_right >= 10, (right, hinted_right)
+    if author_lines:
+        assert right >= 0.85 * 76, right
+    else:
+        assert right >= 40 and hinted_right >= 10, (right, hinted_right)
