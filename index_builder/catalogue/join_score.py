@@ -137,6 +137,35 @@ def author_keys(name: str) -> frozenset[str]:
     return frozenset({" ".join(words), " ".join([words[0][0], *words[1:]])})
 
 
+_TOKEN = re.compile(r"\S+")
+_CONNECTORS = frozenset({"and", "et", "al"})
+_LINE_END = " .,;:·*†‡"
+
+
+def without_author_line(text: str, authors: Sequence[str]) -> str:
+    """``text`` without the author line it opens with, if it opens with all of ``authors``.
+
+    The line may hold the names in any order with commas, ``and``, marks and affiliation
+    numbers between them; it ends where the last author is complete. A text that does not
+    open with every author (two or more) is returned as it is.
+    """
+    keys = [forms for forms in map(author_keys, authors) if forms]
+    if len(keys) < 2:
+        return text
+    allowed = {word for forms in keys for form in forms for word in form.split()} | _CONNECTORS
+    words: list[str] = []
+    for token in _TOKEN.finditer(text):
+        parts = _name_words(token.group())
+        if not allowed.issuperset(parts) or len(words) > 6 * len(keys) + 8:
+            return text
+        words.extend(parts)
+        runs = _name_runs(words)
+        if all(not forms.isdisjoint(runs) for forms in keys):
+            rest = text[token.end() :].lstrip(_LINE_END)
+            return rest or text
+    return text
+
+
 def _surname(name: str) -> str:
     """The last word of a name as :func:`author_keys` ends it (``Bui-Tran``: ``tran``);
     empty for a name of one word."""

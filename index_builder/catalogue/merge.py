@@ -23,12 +23,12 @@ The rules (see also :mod:`index_builder.catalogue.load`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from index_builder.catalogue.derived_title import derive_title
 from index_builder.catalogue.join import AbstractMatcher, Join
-from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.join_score import TitleIndex, without_author_line
 from index_builder.catalogue.merge_records import (
     RecordMerge,
     add_title_only,
@@ -78,7 +78,11 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
         {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
     )
     possible: dict[int, int] = {}
-    guessed = _join(table, abstracts, files, merge, possible)
+    twins = _twins(abstracts)
+    longer_of = {bare: longer for longer, bare in twins.items()}
+    in_order = [list(dict.fromkeys(longer_of.get(i, i) for i in file)) for file in files]
+    guessed = _join(table, abstracts, in_order, merge, possible, skip=longer_of)
+    possible.update({b: possible[a] for b, a in longer_of.items() if a in possible})
     rows = set(certain.values())
     matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
     matched.update((a, Join(row, 1.0, 0.0, "strong")) for a, row in certain.items())
@@ -88,6 +92,7 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
         [a.entries for a in abstracts],
         matched,
     )
+    _settle_twins(twins, joins, merge)
     joined = {row: a for a, row in joins.items()}
     papers = [
         _table_paper(
@@ -100,17 +105,76 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
         for i, item in enumerate(table)
     ]
     used = {p.id for p in papers}
-    for index, item in enumerate(abstracts):
-        if index not in joins and index not in merge.folded:
-            held = merge.records_of(None, index)
-            paper = _abstract_paper(item, used, held, merge.paper_id(item.raw, held))
-            row = possible.get(index)
-            if row is not None and row not in joined:
-                paper = replace(paper, possibly_same_as=(papers[row].id,))
-            papers.append(paper)
+    alone = {i for i in range(len(abstracts)) if i not in joins and i not in merge.folded}
+    paired = {
+        bare: longer
+        for longer, bare in twins.items()
+        if {bare, longer} <= alone and not merge.records_of(None, longer)
+    }
+    for index in sorted(alone - set(paired.values())):
+        item = abstracts[index]
+        held = merge.records_of(None, index)
+        paper = _abstract_paper(item, used, held, merge.paper_id(item.raw, held))
+        if index in paired:  # one paper, shown bare, the longer twin's places and id kept
+            twin = abstracts[paired[index]]
+            paper = replace(
+                paper,
+                sources=tuple(dict.fromkeys([*paper.sources, *_sources(twin.entries)])),
+                aliases=(*paper.aliases, abstract_id(twin.raw)),
+            )
+        row = possible.get(index)
+        if row is not None and row not in joined:
+            paper = replace(paper, possibly_same_as=(papers[row].id,))
+        papers.append(paper)
     add_title_only(papers, merge, used)
     papers.sort(key=_display_key)
     return tuple(papers)
+
+
+TWIN_MIN_CHARS = 200
+"""An abstract is another's twin only when it is this long: a short text may end many."""
+TWIN_MAX_WORDS = 80
+"""The most words a twin's extra opening (an author line, a title) may have."""
+
+
+def _twins(abstracts: Sequence[_Abstract]) -> dict[int, int]:
+    """``{longer: bare}``: abstracts that are another abstract under an extra opening.
+
+    A list copied with author lines (or titles) beside one without holds each paper twice:
+    the longer text is joined, as it carries more evidence, and the bare one lands on the
+    same paper (:func:`_settle_twins`) instead of contesting its row or standing alone.
+    """
+    by_text = {normalized(a.raw): i for i, a in enumerate(abstracts)}
+    out: dict[int, int] = {}
+    for index, item in enumerate(abstracts):
+        text = normalized(item.raw)
+        start = 0
+        for _ in range(TWIN_MAX_WORDS):
+            start = text.find(" ", start) + 1
+            if not start or len(text) - start < TWIN_MIN_CHARS:
+                break
+            bare = by_text.get(text[start:])
+            if bare is not None and bare != index:
+                out.setdefault(index, bare)
+                break
+    bares = set(out.values())
+    return {longer: bare for longer, bare in out.items() if longer not in bares}
+
+
+def _settle_twins(twins: dict[int, int], joins: dict[int, int], merge: RecordMerge) -> None:
+    """Put each bare twin on its longer twin's row, shown there, the longer one folded in;
+    and a longer twin whose bare one is on a row (by the feed's text) into that row."""
+    for longer, bare in twins.items():
+        if bare in merge.folded or longer in merge.folded:
+            continue
+        if longer in joins and bare not in joins:
+            row = joins.pop(longer)
+            joins[bare] = row
+        elif not (bare in joins and longer not in joins):
+            continue
+        row = joins[bare]
+        merge.alternates[row].append(longer)
+        merge.folded.add(longer)
 
 
 def _merge_abstracts(
@@ -143,8 +207,9 @@ def _join(
     files: Sequence[Sequence[int]],
     merge: RecordMerge | None = None,
     possible: dict[int, int] | None = None,
+    skip: Collection[int] = (),
 ) -> dict[int, Join]:
-    """Join abstracts to table entries (indices into ``table``).
+    """Join abstracts to table entries (indices into ``table``), all but those in ``skip``.
 
     Abstracts that only titled records hold join by title alone, so they are not scored.
     ``possible`` receives the abstracts left unjoined that are possibly a table entry.
@@ -152,7 +217,7 @@ def _join(
     keep = [
         i
         for i, a in enumerate(abstracts)
-        if merge is None or not all(merge.titled_entry(e) for e in a.entries)
+        if i not in skip and (merge is None or not all(merge.titled_entry(e) for e in a.entries))
     ]
     ours = [item for item in table if not namespace(item.row)]  # lists are the table's venue's
     if not ours or not keep:
@@ -188,7 +253,8 @@ def _table_paper(
     ``official`` is the feed's abstract and the file that gave it: it wins over a list's.
     """
     row, stated = item.row, item.row.paper
-    raw = official[0] or (abstract.raw if abstract else "")
+    bare = without_author_line(abstract.raw, stated.authors) if abstract else ""
+    raw = official[0] or bare
     code = text.extract_code_urls(raw) if raw else ()
     held = [abstract, *others] if abstract else list(others)
     own = [abstract_id(a.raw) for a in held]

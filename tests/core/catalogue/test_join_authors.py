@@ -8,11 +8,30 @@ held-out halves and hand-made tables.
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 from index_builder.catalogue.join import AUTHOR_MIN_SCORE, AbstractMatcher, Join
-from index_builder.catalogue.join_score import AbstractTerms, TitleIndex, author_keys
-from tests.helpers.catalogue_data import event_ids, expected_rows, lists, posters, title_index
+from index_builder.catalogue.join_score import (
+    AbstractTerms,
+    TitleIndex,
+    author_keys,
+    without_author_line,
+)
+from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.merge import abstract_id
+from index_builder.paths import bundled_sources
+from tests.helpers.catalogue_data import (
+    TABLE,
+    event_ids,
+    expected_rows,
+    lists,
+    posters,
+    title_index,
+    truth,
+)
 from tests.helpers.join_lists import (
     ARXIV,
     HELD_OUT,
@@ -148,3 +167,68 @@ def test_the_authors_written_outweigh_a_closer_title() -> None:
     assert alone.join(list(range(len(index)))) == {}
     named = _evidence(index, [f"Grace Hopper and Alan Turing\n{ABSTRACT}"])
     assert named == {0: (1, "authors")}
+
+
+def test_without_author_line_cuts_the_names_an_abstract_opens_with() -> None:
+    names = ["Grace Hopper", "Alan Turing", "Li Wei"]
+    lined = "Grace Hopper1, Alan Turing2* and Li Wei. Li-ion batteries age."
+    assert without_author_line(lined, names) == "Li-ion batteries age."
+    assert without_author_line("Li Wei, G. Hopper, Alan Turing: We study.", names) == "We study."
+    for kept in (
+        "We study Grace Hopper, Alan Turing and Li Wei.",  # not at the opening
+        "Grace Hopper et al. We study things.",  # not every author
+        "Grace Hopper, Alan Turing and Li Wei",  # nothing after the names
+    ):
+        assert without_author_line(kept, names) == kept
+    assert without_author_line("Hopper. We study.", ["Hopper"]) == "Hopper. We study."
+
+
+def _lined_list(tmp_path: Path, seed: int) -> tuple[Path, dict[str, int]]:
+    """The 76 bundled abstracts, shuffled, each under its author line; and the id of each
+    lined abstract's bare twin's row."""
+    owner, authors = truth(), {r.event_id: r.paper.authors for r in posters()}
+    texts, rows = [], {}
+    for entries in lists():
+        for e in entries:
+            row = owner[abstract_id(e.text)]
+            text = f"{', '.join(authors[row])}\n{e.text}"
+            texts.append(text)
+            rows[abstract_id(" ".join(text.split()))] = row
+    random.Random(seed).shuffle(texts)
+    path = tmp_path / "lined.txt"
+    path.write_text("ICML 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    return path, rows
+
+
+def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(tmp_path: Path) -> None:
+    """The bundled lists and the same abstracts under author lines, shuffled: each paper
+    once, shown without its author line, the lined abstract's id an alias of it.
+
+    The lined and the bare text are twins: before, they contested their row (71 bundled
+    abstracts joined, not 74) and the 2 left unjoined stood twice, names and all.
+    """
+    lined, rows = _lined_list(tmp_path, 7)
+    bundled = load_catalogue(bundled_sources(), cache_dir=tmp_path / "a")
+    both = load_catalogue([*bundled_sources(), lined], cache_dir=tmp_path / "b")
+    assert len(both.papers) == len(bundled.papers)
+    by_alias = {a: p for p in both.papers for a in (p.id, *p.aliases)}
+    for key, row in rows.items():
+        paper = by_alias[key]
+        assert paper.event_id in (row, None), key
+        assert not paper.abstract.startswith(tuple(n.split()[0] for n in paper.authors[:1]))
+    joined = [p for p in both.papers if p.event_id is not None and p.abstract]
+    assert len(joined) == sum(1 for p in bundled.papers if p.event_id is not None and p.abstract)
+    assert {p.id: p.abstract for p in joined} == {
+        p.id: p.abstract for p in bundled.papers if p.event_id is not None and p.abstract
+    }
+
+
+def test_a_list_with_author_lines_alone_shows_abstracts_without_them(tmp_path: Path) -> None:
+    lined, rows = _lined_list(tmp_path, 8)
+    catalogue = load_catalogue([TABLE, lined], cache_dir=tmp_path / "c")
+    joined = {p.event_id: p for p in catalogue.papers if p.event_id is not None and p.abstract}
+    assert len(joined) >= 0.85 * len(rows)
+    for paper in joined.values():
+        first = paper.authors[0]
+        assert not paper.abstract.startswith(first), paper.abstract[:80]
+        assert paper.abstract_raw.split()[0] not in first.split()
