@@ -135,6 +135,8 @@ TWIN_MIN_CHARS = 200
 """An abstract is another's twin only when it is this long: a short text may end many."""
 TWIN_MAX_WORDS = 80
 """The most words a twin's extra opening (an author line, a title) may have."""
+TWIN_HEAD = 40
+"""Characters of a text's opening looked up before the whole text is."""
 
 
 def _twins(abstracts: Sequence[_Abstract]) -> dict[int, int]:
@@ -144,18 +146,21 @@ def _twins(abstracts: Sequence[_Abstract]) -> dict[int, int]:
     the longer text is joined, as it carries more evidence, and the bare one lands on the
     same paper (:func:`_settle_twins`) instead of contesting its row or standing alone.
     """
-    by_text = {normalized(a.raw): i for i, a in enumerate(abstracts)}
+    texts = [normalized(a.raw) for a in abstracts]
+    by_text = {t: i for i, t in enumerate(texts)}
+    heads = {t[:TWIN_HEAD] for t in texts}
     out: dict[int, int] = {}
-    for index, item in enumerate(abstracts):
-        text = normalized(item.raw)
+    for index, norm in enumerate(texts):
         start = 0
         for _ in range(TWIN_MAX_WORDS):
-            start = text.find(" ", start) + 1
-            if not start or len(text) - start < TWIN_MIN_CHARS:
+            start = norm.find(" ", start) + 1
+            if not start or len(norm) - start < TWIN_MIN_CHARS:
                 break
-            bare = by_text.get(text[start:])
+            if norm[start : start + TWIN_HEAD] not in heads:
+                continue
+            bare = by_text.get(norm[start:])
             if bare is not None and bare != index:
-                out.setdefault(index, bare)
+                out[index] = bare
                 break
     bares = set(out.values())
     return {longer: bare for longer, bare in out.items() if longer not in bares}
