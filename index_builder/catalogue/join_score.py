@@ -28,7 +28,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from index_builder.text.words import strip_accents
+from index_builder.text.words import fold, strip_accents
 
 
 def _words(text: str) -> list[str]:
@@ -122,8 +122,9 @@ def compact_words(text: str) -> set[str]:
 
 
 def _name_words(text: str) -> list[str]:
-    """The letter runs of a text, accents folded and lowered (``Shin'ya`` is ``shin ya``)."""
-    return _NAME_PART.findall(strip_accents(text).lower())
+    """The letter runs of a text, folded (``Shin'ya`` is ``shin ya``, ``Hopper1`` is
+    ``hopper``: affiliation marks stay out of names)."""
+    return _NAME_PART.findall(fold(text))
 
 
 def author_keys(name: str) -> frozenset[str]:
@@ -149,7 +150,7 @@ def without_author_line(text: str, authors: Sequence[str]) -> str:
     numbers between them; it ends where the last author is complete. A text that does not
     open with every author (two or more) is returned as it is.
     """
-    keys = [forms for forms in map(author_keys, authors) if forms]
+    keys = _author_forms(authors)
     if len(keys) < 2:
         return text
     allowed = {word for forms in keys for form in forms for word in form.split()} | _CONNECTORS
@@ -159,11 +160,20 @@ def without_author_line(text: str, authors: Sequence[str]) -> str:
         if not allowed.issuperset(parts) or len(words) > 6 * len(keys) + 8:
             return text
         words.extend(parts)
-        runs = _name_runs(words)
-        if all(not forms.isdisjoint(runs) for forms in keys):
+        if _writes_all(keys, _name_runs(words)):
             rest = text[token.end() :].lstrip(_LINE_END)
             return rest or text
     return text
+
+
+def _author_forms(authors: Sequence[str]) -> tuple[frozenset[str], ...]:
+    """:func:`author_keys` of each author who has any (one-word names left out)."""
+    return tuple(filter(None, map(author_keys, authors)))
+
+
+def _writes_all(keys: Sequence[frozenset[str]], runs: frozenset[str]) -> bool:
+    """True when ``runs`` hold one form of every author of ``keys``."""
+    return all(not forms.isdisjoint(runs) for forms in keys)
 
 
 def _surname(name: str) -> str:
@@ -354,8 +364,8 @@ class TitleIndex:
     def _all_named(self, row: int, runs: frozenset[str]) -> bool:
         keys = self._keys.get(row)
         if keys is None:
-            keys = self._keys[row] = tuple(filter(None, map(author_keys, self._authors[row])))
-        return len(keys) >= 2 and all(not forms.isdisjoint(runs) for forms in keys)
+            keys = self._keys[row] = _author_forms(self._authors[row])
+        return len(keys) >= 2 and _writes_all(keys, runs)
 
     def named_by(self, terms: AbstractTerms, exclude: Collection[int] = ()) -> int | None:
         """The row whose author line the entry writes: of the :meth:`fully_named` rows

@@ -173,12 +173,10 @@ def _settle_twins(twins: dict[int, int], joins: dict[int, int], merge: RecordMer
         if bare in merge.folded or longer in merge.folded:
             continue
         if longer in joins and bare not in joins:
-            row = joins.pop(longer)
-            joins[bare] = row
+            joins[bare] = joins.pop(longer)
         elif not (bare in joins and longer not in joins):
             continue
-        row = joins[bare]
-        merge.alternates[row].append(longer)
+        merge.alternates[joins[bare]].append(longer)
         merge.folded.add(longer)
 
 

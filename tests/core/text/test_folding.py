@@ -51,6 +51,7 @@ def test_every_consumer_folds_each_name_the_same() -> None:
             "key": family_word(name) == (ascii_family or family_word(name)),
             "search": search_words(name) == words(folded),
             "join": join_score.stems(name) == join_score.stems(folded),
+            "authors": join_score.author_keys(name) == join_score.author_keys(folded),
             "safe": _alnum(safe_fold(name).lower()) == _alnum(folded),
             "case": strip_accents(name).lower() == folded,
         }
@@ -78,6 +79,7 @@ def test_special_letters_fold_alike_everywhere(name: str, folded: str, key: str)
     assert search_words(name) == folded.split()
     assert family_word(name) == key
     assert join_score.stems(name) == [join_score.stem(w) for w in folded.split()]
+    assert " ".join(folded.split()) in join_score.author_keys(name)
     assert safe_fold(name).lower() == folded
 
 
