@@ -53,6 +53,11 @@ class Paths:
         return self.data_dir / "reading_list.sqlite3"
 
     @property
+    def hand_joins(self) -> Path:
+        """The joins the user made by hand (JSONL records, read as a source)."""
+        return self.data_dir / "joins.jsonl"
+
+    @property
     def index_dir(self) -> Path:
         """The folder that holds the Whoosh index and its build marker."""
         return self.cache_dir / "index"

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from index_builder.catalogue.load import Catalogue
     from index_builder.readinglist.store import ReadingList
+    from tui.commands.join import JoinOffer
     from tui.shared.context import Context
 
 
@@ -276,7 +277,7 @@ class PaperScopeApp(App[int]):
     def _update_worker(self) -> None:
         from tui.commands.update import update_in_worker
 
-        screen = next(s for s in self.screen_stack if isinstance(s, MainScreen))
+        screen = self._main_screen()
         update_in_worker(
             self,
             self.ctx,
@@ -285,6 +286,50 @@ class PaperScopeApp(App[int]):
             show_state=screen.flow.status.set_index_state,
             swap_in=screen.start_up.swap_in,
         )
+
+    def action_join_by_hand(self) -> None:
+        """``J``: join the lone abstract under the cursor to the paper it is possibly (after
+        asking), or take back such a join; the papers are then rebuilt in a worker."""
+        from tui.commands.join import join_offer
+        from tui.screens.join_dialog import JoinDialog
+
+        screen = self._main_screen()
+        paper, catalogue = screen.current_paper(), screen.catalogue()
+        if paper is None or catalogue is None:
+            return
+        if any(w.group in ("update", "join") and w.is_running for w in self.workers):
+            self.notify("The papers are being rebuilt; try again when they are.", title="Join")
+            return
+        offer = join_offer(paper, catalogue.get, self.ctx)
+        if isinstance(offer, str):
+            self.notify(offer, title="Join")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._join_worker(offer)
+
+        verb = "Join" if offer.kind == "join" else "Take back"
+        self.push_screen(JoinDialog(offer.question, offer.detail, verb), answered)
+
+    @work(thread=True, exclusive=True, group="join", exit_on_error=False)
+    def _join_worker(self, offer: JoinOffer) -> None:
+        from tui.commands.join import join_in_worker
+
+        screen = self._main_screen()
+        join_in_worker(
+            self,
+            self.ctx,
+            offer,
+            self.update_cancel,
+            adopt=self._adopt,
+            show_state=screen.flow.status.set_index_state,
+            swap_in=screen.start_up.swap_in,
+            show_paper=screen.show_after_swap,
+        )
+
+    def _main_screen(self) -> MainScreen:
+        return next(s for s in self.screen_stack if isinstance(s, MainScreen))
 
     def _adopt(self, ctx: Context) -> None:
         """Use ``ctx`` (the sources after an update) from now on."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from pathlib import Path
 
 from index_builder.catalogue.join import AbstractMatcher
 from index_builder.catalogue.join_score import TitleIndex
@@ -71,3 +72,18 @@ def expected_rows() -> list[int]:
     """For each abstract of :func:`matcher`, the row index of its true paper."""
     row_of = {eid: i for i, eid in enumerate(event_ids())}
     return [row_of[truth()[abstract_id(e.text)]] for entries in lists() for e in entries]
+
+
+LONE_ABSTRACT, LONE_HINT = "a17a1964769", "64328"
+"""A bundled abstract that, listed without its neighbours, stays on its own with a right
+"possibly the same as" hint (HeRo, of "Selective Disclosure Watermarking for LLMs")."""
+JOINED_ABSTRACT, JOINED_ROW = "a63f9df05de", "62850"
+"""A bundled abstract that joins its row by itself (ProEval's)."""
+
+
+def write_lone_list(path: Path) -> Path:
+    """A list of two bundled abstracts: one that joins by itself, one left with a hint."""
+    texts = {abstract_id(e.text): " ".join(e.text.split()) for entries in lists() for e in entries}
+    body = "\n\n".join(texts[a] for a in (JOINED_ABSTRACT, LONE_ABSTRACT))
+    path.write_text(f"My papers\n\n{body}\n", encoding="utf-8")
+    return path

@@ -7,6 +7,7 @@ paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
 paperscope similar ID [--limit N] [--json]
+paperscope join ABSTRACT_ID [PAPER_ID] | --undo ID | --list
 paperscope recommend [--limit N] [--json]
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]
@@ -47,6 +48,7 @@ COMMANDS = frozenset(
         "agenda",
         "similar",
         "recommend",
+        "join",
     }
 )
 
@@ -67,7 +69,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, foryou, reading_list, records, update
+    from tui.cli import agenda, cite, foryou, joins, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -76,6 +78,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     update.register(sub)
     agenda.register(sub)
     foryou.register(sub)
+    joins.register(sub)
     return parser
 
 

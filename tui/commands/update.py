@@ -95,6 +95,26 @@ def update_in_worker(
         show("index ready")
         return
     _tell(app, ctx, change)
+    swap_in_fresh(
+        app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in
+    )
+
+
+def swap_in_fresh(
+    app: App[int],
+    fresh: Context,
+    catalogue: Catalogue,
+    cancel: threading.Event,
+    *,
+    adopt: Callable[[Context], None],
+    show_state: Callable[[str, tuple[int, int] | None], None],
+    swap_in: Callable[[Callable[[], SearchIndex], Catalogue, SearchIndex, str | None], None],
+) -> None:
+    """Build the index of ``fresh`` (its ``catalogue`` built) and swap both in (in a worker)."""
+
+    def show(state: str, done: int = 0, total: int = 0) -> None:
+        app.call_from_thread(show_state, state, (done, total) if total else None)
+
     show("loading the new papers")
     index = fresh.index()
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))

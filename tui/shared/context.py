@@ -38,13 +38,16 @@ class Context:
     def sources(self) -> list[Path]:
         """Every source of this run: the bundled ones, the stored feeds, then ``--source`` files.
 
-        Feeds stored by ``paperscope update`` are the user's own data: they are read
-        with or without ``--no-bundled``.
+        Feeds stored by ``paperscope update`` and the joins made by hand
+        (``paperscope join``) are the user's own data: they are read with or without
+        ``--no-bundled``.
         """
         from index_builder.feeds.store import stored_sources
 
         bundled = bundled_sources() if self.use_bundled else []
-        return [*bundled, *stored_sources(self.paths), *self.extra_sources]
+        joins = self.paths.hand_joins
+        mine = [joins] if joins.is_file() else []
+        return [*bundled, *stored_sources(self.paths), *self.extra_sources, *mine]
 
     def zone_setting(self) -> str:
         """``venue``, ``local`` or an IANA name: ``--timezone``, else the config's, else venue."""

@@ -231,7 +231,9 @@ class PaperView(VerticalScroll, can_focus=True):
             line.append("   in your reading list", style="italic")
         parts.append(line)
         for other in paper.possibly_same_as:
-            parts.append(field("Possibly", f"the same paper as id {clean(other)} (not joined)"))
+            parts.append(
+                field("Possibly", f"the same paper as id {clean(other)} (not joined; J joins them)")
+            )
         parts.append(field("Authors", ", ".join(clean(a) for a in paper.authors) or "unknown"))
         if paper.institutions:
             parts.append(field("Institutions", "; ".join(clean(i) for i in paper.institutions)))

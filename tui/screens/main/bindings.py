@@ -17,6 +17,7 @@
 | y / Y   | cite / cite_format | copy the default citation / pick a format   |
 | R       | for_you         | For you: papers ranked by the reading list     |
 | x / u   | dismiss / undo_dismiss | not interested (hidden from For you) / undo |
+| J       | join            | join a lone abstract to its "possibly" paper / undo |
 """
 
 from __future__ import annotations
@@ -113,6 +114,14 @@ MAIN_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Take back the last paper hidden from For you",
         id="undo_dismiss",
+    ),
+    Binding(
+        "J",
+        "app.join_by_hand",
+        "Join by hand",
+        show=False,
+        tooltip="Join a lone abstract to its hinted paper, or undo",
+        id="join",
     ),
     Binding(
         "b",

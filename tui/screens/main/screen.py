@@ -246,6 +246,10 @@ class MainScreen(Screen[None]):
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
         self.pane.open_url(message.url, message.label)
 
+    def show_after_swap(self, paper_id: str) -> None:
+        """Highlight ``paper_id`` in the answer given once a rebuilt catalogue is swapped in."""
+        self.start_up.highlight_after_swap = paper_id
+
     def open_paper_id(self, paper_id: str) -> None:
         """Highlight the paper chosen in the reading list (from the bookmarks if not listed)."""
         catalogue = self.catalogue()

@@ -43,6 +43,8 @@ class StartUp:
         self.open_index = index
         self._shown: Catalogue | None = None
         """The catalogue of the first frame, until the rest is asked for."""
+        self.highlight_after_swap: str | None = None
+        """The paper to highlight once :meth:`swap_in` is done (a join by hand: its paper)."""
 
     def first_frame(self) -> None:
         """Show what can be shown at once; the rest follows the first frame."""
@@ -98,10 +100,15 @@ class StartUp:
         index: SearchIndex,
         notice: str | None,
     ) -> None:
-        """Use a catalogue and index built after ``paperscope update`` (from the palette)."""
+        """Use a catalogue and index built after ``paperscope update`` (from the palette) or
+        a join by hand (then the cursor goes to :attr:`highlight_after_swap`)."""
         old = self.flow.searcher.index if self.flow.searcher is not None else None
         self.open_index = open_index
         self.flow.use_catalogue(catalogue)
+        wanted, self.highlight_after_swap = self.highlight_after_swap, None
+        paper = catalogue.get(wanted) if wanted else None
+        if paper is not None:  # the last search of the swap puts the cursor on it
+            self.flow.pending = (self.flow.box.value, paper)
         self.flow.index_ready(Loader.IndexReady(index, notice))
         if old is not None and old is not index:
             old.close()

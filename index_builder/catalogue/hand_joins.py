@@ -1,0 +1,201 @@
+"""Joins made by hand: the user's word that an abstract left on its own is a table paper.
+
+The automatic join (:mod:`index_builder.catalogue.join`) never guesses, so some of a
+list's abstracts stay on their own, many with a "possibly the same as" hint. The user
+settles one with ``paperscope join ABSTRACT_ID PAPER_ID`` or ``J`` in the app, and takes
+it back with ``paperscope join --undo ID`` (or ``J`` again). Each join is one line of
+``joins.jsonl`` in the data folder, a record any reader of JSONL understands::
+
+    {"event_id": 64328, "title": "Selective Disclosure ...", "abstract": "Watermarking ...",
+     "joined": "2026-12-05"}
+
+That file is read as a source like the user's other record files (see
+:mod:`index_builder.catalogue.merge_records`): the event id puts the abstract on its row,
+the same text in a list is the same paper, and the abstract's own id becomes an alias
+of the row's paper, so a bookmark taken on the lone abstract still resolves.
+
+A line this module cannot read (a hand edit gone wrong) is kept as it is whenever the
+file is written again; the catalogue names it and skips it, as for any record file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from index_builder.atomic import write_atomic
+from index_builder.model import Paper
+
+Lookup = Callable[[str], Paper | None]
+"""A catalogue's ``get``: the paper with an id or alias."""
+
+
+class JoinRefused(ValueError):
+    """A join (or an undo) that cannot be made; the message says why, to the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandJoin:
+    """One join of the file: an abstract's text put on the row of an event id."""
+
+    paper: Paper
+    """What the line states: the row's ``event_id`` and ``title_raw``, the ``abstract_raw``."""
+    joined: str = ""
+    """The day it was made (``YYYY-MM-DD``), for the user reading the file."""
+
+    @classmethod
+    def of(cls, event_id: int, title: str, abstract: str, joined: str = "") -> HandJoin:
+        """The join of ``abstract`` to the row ``event_id`` (titled ``title``)."""
+        stated = Paper("", "", title_raw=title, abstract_raw=abstract, event_id=event_id)
+        return cls(stated, joined)
+
+    @property
+    def event_id(self) -> int:
+        """The row's event id."""
+        return self.paper.event_id or 0
+
+    @property
+    def title(self) -> str:
+        """The row's title, as the table writes it."""
+        return self.paper.title_raw
+
+    @property
+    def abstract(self) -> str:
+        """The abstract, as its list writes it."""
+        return self.paper.abstract_raw
+
+    @property
+    def abstract_id(self) -> str:
+        """The id the abstract had on its own (an alias of the paper once joined)."""
+        from index_builder.sources.records import abstract_id  # renders LaTeX: not at import
+
+        return abstract_id(self.abstract)
+
+    def line(self) -> str:
+        """The join as one JSONL line (no newline)."""
+        data = {
+            "event_id": self.event_id,
+            "title": self.title,
+            "abstract": self.abstract,
+            "joined": self.joined,
+        }
+        return json.dumps(data, ensure_ascii=False)
+
+
+def parse_line(line: str) -> HandJoin | None:
+    """The join one line of the file holds; ``None`` for a line that holds none."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    event_id, title, abstract = data.get("event_id"), data.get("title"), data.get("abstract")
+    if type(event_id) is not int or not isinstance(title, str) or not isinstance(abstract, str):
+        return None
+    joined = data.get("joined")
+    return HandJoin.of(event_id, title, abstract, joined if isinstance(joined, str) else "")
+
+
+def read_lines(path: Path) -> list[str]:
+    """The file's non-blank lines as written (none when there is no file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except UnicodeDecodeError as exc:
+        raise JoinRefused(f"{path} is not UTF-8 text ({exc.reason}); mend or move it") from exc
+    except OSError as exc:
+        raise JoinRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def read_joins(path: Path) -> list[HandJoin]:
+    """Every join the file holds, in its order (lines it cannot read are left out)."""
+    return [j for j in map(parse_line, read_lines(path)) if j is not None]
+
+
+def plan_join(lookup: Lookup, abstract: str, paper: str, today: dt.date | None = None) -> HandJoin:
+    """The join of the lone abstract ``abstract`` (an id) to the table paper ``paper``.
+
+    Raises :class:`JoinRefused` unless the first is an abstract on its own and the
+    second a paper of the table (this conference's) that has no abstract yet: a join by
+    hand fills a gap, it never replaces an abstract or moves one between papers.
+    """
+    lone, row = lookup(abstract), lookup(paper)
+    if lone is None:
+        raise JoinRefused(f"no paper with id {abstract!r} (try: paperscope search WORDS)")
+    if row is None:
+        raise JoinRefused(f"no paper with id {paper!r} (try: paperscope search WORDS)")
+    if lone.event_id is not None:
+        if lone.id != abstract.strip() and abstract.strip().startswith("a"):
+            raise JoinRefused(f"{abstract} is already joined to {lone.id} ({lone.title})")
+        raise JoinRefused(
+            f"{abstract} is a table paper ({lone.title}), not an abstract on its own: "
+            "give the abstract's id first"
+        )
+    if not lone.abstract_raw:
+        raise JoinRefused(f"{lone.id} has no abstract to join")
+    if row.event_id is None or ":" in row.id:
+        raise JoinRefused(f"{row.id} is not a paper of the ICML 2026 table, which alone joins")
+    if row.abstract_raw:
+        raise JoinRefused(
+            f"{row.id} ({row.title}) already has an abstract; a join never replaces one"
+        )
+    day = (today or dt.date.today()).isoformat()
+    return HandJoin.of(row.event_id, row.title_raw or row.title, lone.abstract_raw, day)
+
+
+def add_join(path: Path, join: HandJoin) -> None:
+    """Append ``join`` to the file, written whole and atomically (every other line kept)."""
+    lines = read_lines(path)
+    _write(path, [*lines, join.line()])
+
+
+def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin]:
+    """Take back the joins of ``wanted`` (the abstract's id or its paper's); returns them.
+
+    Raises :class:`JoinRefused` when no join of the file is on that id.
+    """
+    paper = lookup(wanted)
+    ids = {wanted.strip(), *((paper.id, *paper.aliases) if paper is not None else ())}
+    event_id = paper.event_id if paper is not None else None
+    kept: list[str] = []
+    removed: list[HandJoin] = []
+    for line in read_lines(path):
+        join = parse_line(line)
+        if join is not None and (join.event_id == event_id or join.abstract_id in ids):
+            removed.append(join)
+        else:
+            kept.append(line)
+    if not removed:
+        raise JoinRefused(f"no join you made is on {wanted!r} (paperscope join --list shows them)")
+    if kept:
+        _write(path, kept)
+    else:  # an empty record file is a bad source; no file is no joins
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise JoinRefused(f"cannot remove {path}: {exc.strerror or exc}") from exc
+    return removed
+
+
+def is_hand_joined(paper: Paper, path: Path) -> bool:
+    """True when a join of the file at ``path`` is on the paper's row."""
+    if paper.event_id is None:
+        return False
+    try:
+        return any(j.event_id == paper.event_id for j in read_joins(path))
+    except JoinRefused:
+        return False
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, "".join(f"{line}\n" for line in lines))
+    except OSError as exc:
+        raise JoinRefused(f"cannot write {path}: {exc.strerror or exc}") from exc

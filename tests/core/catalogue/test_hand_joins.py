@@ -1,0 +1,144 @@
+"""Joins by hand (``joins.jsonl``): made, read back as a source, refused, taken back.
+
+Built on the real table and two real bundled abstracts: one joins its row by itself, the
+other stays on its own with a right "possibly the same as" hint (see
+:func:`tests.helpers.catalogue_data.write_lone_list`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from index_builder.catalogue.hand_joins import (
+    HandJoin,
+    JoinRefused,
+    add_join,
+    is_hand_joined,
+    parse_line,
+    plan_join,
+    read_joins,
+    remove_joins,
+)
+from index_builder.catalogue.load import Catalogue, load_catalogue
+from tests.helpers.catalogue_data import (
+    JOINED_ABSTRACT,
+    JOINED_ROW,
+    LONE_ABSTRACT,
+    LONE_HINT,
+    TABLE,
+    write_lone_list,
+)
+
+DAY = dt.date(2026, 12, 5)
+
+
+def build(tmp_path: Path, *extra: Path) -> Catalogue:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    return load_catalogue([TABLE, listed, *extra])
+
+
+@pytest.fixture(scope="module")
+def before(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
+    return build(tmp_path_factory.mktemp("before"))
+
+
+def test_the_lone_abstract_joins_its_hinted_row_and_keeps_its_id(
+    tmp_path: Path, before: Catalogue
+) -> None:
+    lone = before.get(LONE_ABSTRACT)
+    assert lone is not None and lone.event_id is None and lone.possibly_same_as == (LONE_HINT,)
+    row = before.get(LONE_HINT)
+    assert row is not None and not row.abstract
+
+    joins = tmp_path / "joins.jsonl"
+    join = plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY)
+    assert (join.event_id, join.joined, join.abstract_id) == (64328, "2026-12-05", LONE_ABSTRACT)
+    add_join(joins, join)
+    assert json.loads(joins.read_text())["title"] == row.title_raw
+
+    after = build(tmp_path, joins)
+    paper = after.get(LONE_ABSTRACT)
+    assert paper is not None and paper.id == LONE_HINT  # the old id is an alias
+    assert paper.abstract == lone.abstract and paper.authors == row.authors
+    assert paper.title == row.title and paper.session == row.session
+    assert "mine.txt:2" in paper.sources and "joins.jsonl:1" in paper.sources
+    assert not after.problems
+    assert len(after) == len(before) - 1  # one paper fewer: the abstract has its row
+    assert is_hand_joined(paper, joins) and not is_hand_joined(row, tmp_path / "none.jsonl")
+    assert not is_hand_joined(after.get(JOINED_ROW), joins)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("abstract", "paper", "said"),
+    [
+        ("a0000000000", LONE_HINT, "no paper with id 'a0000000000'"),
+        (LONE_ABSTRACT, "99999999", "no paper with id '99999999'"),
+        (JOINED_ABSTRACT, LONE_HINT, f"{JOINED_ABSTRACT} is already joined to {JOINED_ROW}"),
+        (LONE_HINT, LONE_ABSTRACT, f"{LONE_HINT} is a table paper"),
+        (LONE_ABSTRACT, JOINED_ROW, f"{JOINED_ROW} (ProEval"),
+        (LONE_ABSTRACT, LONE_ABSTRACT, "is not a paper of the ICML 2026 table"),
+    ],
+)
+def test_a_join_that_cannot_be_right_is_refused(
+    before: Catalogue, abstract: str, paper: str, said: str
+) -> None:
+    with pytest.raises(JoinRefused, match=None) as caught:
+        plan_join(before.get, abstract, paper)
+    assert said in str(caught.value)
+
+
+def test_a_row_with_an_abstract_is_never_given_another(before: Catalogue) -> None:
+    with pytest.raises(JoinRefused, match="already has an abstract; a join never replaces one"):
+        plan_join(before.get, LONE_ABSTRACT, JOINED_ROW)
+
+
+def test_taking_back_a_join_by_either_id_restores_the_lone_abstract(
+    tmp_path: Path, before: Catalogue
+) -> None:
+    joins = tmp_path / "joins.jsonl"
+    add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    joined = build(tmp_path, joins)
+    removed = remove_joins(joins, joined.get, LONE_ABSTRACT)  # the abstract's id: an alias now
+    assert [j.event_id for j in removed] == [64328]
+    assert not joins.exists()  # an empty record file would be named as a bad source
+    again = build(tmp_path)
+    assert again.get(LONE_ABSTRACT).possibly_same_as == (LONE_HINT,)  # type: ignore[union-attr]
+
+    add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    assert [j.abstract_id for j in remove_joins(joins, joined.get, LONE_HINT)] == [LONE_ABSTRACT]
+    with pytest.raises(JoinRefused, match="no join you made is on '64328'"):
+        remove_joins(joins, joined.get, LONE_HINT)
+
+
+def test_lines_it_cannot_read_are_kept_through_every_write(
+    tmp_path: Path, before: Catalogue
+) -> None:
+    joins = tmp_path / "joins.jsonl"
+    kept = ['{"event_id": "64328", "note": "mine"}', "not json at all"]
+    joins.write_text("\n".join(kept) + "\n\n", encoding="utf-8")
+    join = plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY)
+    add_join(joins, join)
+    assert joins.read_text(encoding="utf-8").splitlines() == [*kept, join.line()]
+    assert read_joins(joins) == [join]
+    remove_joins(joins, before.get, LONE_HINT)
+    assert joins.read_text(encoding="utf-8").splitlines() == kept
+
+
+def test_a_file_that_is_not_utf8_is_named_and_left_alone(tmp_path: Path, before: Catalogue) -> None:
+    joins = tmp_path / "joins.jsonl"
+    joins.write_bytes(b'{"title": "caf\xe9"}\n')
+    join = plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY)
+    with pytest.raises(JoinRefused, match=r"joins.jsonl is not UTF-8 text"):
+        add_join(joins, join)
+    assert joins.read_bytes() == b'{"title": "caf\xe9"}\n'
+
+
+def test_a_line_round_trips_and_odd_lines_hold_no_join() -> None:
+    join = HandJoin.of(1, "T \u201cq\u201d", "A $x^2$\nnext", "2026-12-05")
+    assert parse_line(join.line()) == join and "\n" not in join.line()
+    for line in ("[1]", '{"event_id": true, "title": "t", "abstract": "a"}', "{", '"x"'):
+        assert parse_line(line) is None

@@ -1,0 +1,97 @@
+"""``paperscope join``: a lone abstract joined by hand, listed, refused, taken back.
+
+Real ``paperscope`` processes on the real table and a list of two bundled abstracts (one
+joins by itself, one stays on its own with a right hint); every command after the join
+reads ``joins.jsonl`` from the data folder, as the app does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from tests.helpers.catalogue_data import (
+    JOINED_ABSTRACT,
+    JOINED_ROW,
+    LONE_ABSTRACT,
+    LONE_HINT,
+    TABLE,
+    write_lone_list,
+)
+
+
+@pytest.fixture
+def paperscope(tmp_path: Path) -> object:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(TABLE),
+             "--source", str(listed), *args],
+            env=env, capture_output=True, text=True, timeout=180, check=False,
+        )  # fmt: skip
+
+    return call
+
+
+def shown(call: object, paper_id: str) -> dict[str, object]:
+    done = call("show", paper_id, "--json")  # type: ignore[operator]
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def test_join_follows_the_hint_and_undo_takes_it_back(paperscope: object, tmp_path: Path) -> None:
+    call = paperscope
+    lone = shown(call, LONE_ABSTRACT)
+    assert lone["event_id"] is None and lone["possibly_same_as"] == [LONE_HINT]
+
+    done = call("join", LONE_ABSTRACT)  # type: ignore[operator]
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Joined {LONE_ABSTRACT} to {LONE_HINT}: Selective Disclosure")
+    assert f"paperscope join --undo {LONE_HINT} takes it back" in done.stdout
+    joins = tmp_path / "home" / "data" / "joins.jsonl"
+    assert json.loads(joins.read_text(encoding="utf-8"))["event_id"] == int(LONE_HINT)
+
+    paper = shown(call, LONE_ABSTRACT)
+    assert paper["id"] == LONE_HINT and LONE_ABSTRACT in paper["aliases"]  # type: ignore[operator]
+    assert paper["abstract"] == lone["abstract"] and paper["authors"]
+    listed = call("join", "--list")  # type: ignore[operator]
+    assert listed.returncode == 0 and f"{LONE_HINT}    {LONE_ABSTRACT}" in listed.stdout
+
+    again = call("join", LONE_ABSTRACT, LONE_HINT)  # type: ignore[operator]
+    assert again.returncode == 1
+    assert f"{LONE_ABSTRACT} is already joined to {LONE_HINT}" in again.stderr
+
+    undone = call("join", "--undo", LONE_ABSTRACT)  # type: ignore[operator]
+    assert undone.returncode == 0, undone.stderr
+    assert f"Took back the join of {LONE_ABSTRACT} to {LONE_HINT}" in undone.stdout
+    assert not joins.exists()
+    assert shown(call, LONE_ABSTRACT)["event_id"] is None
+    assert "holds none" in call("join", "--list").stdout  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        ((JOINED_ABSTRACT, LONE_HINT), 1, f"{JOINED_ABSTRACT} is already joined to {JOINED_ROW}"),
+        ((LONE_ABSTRACT, JOINED_ROW), 1, "already has an abstract; a join never replaces one"),
+        ((LONE_HINT,), 1, f"{LONE_HINT} is a table paper"),
+        (("a0000000000", LONE_HINT), 1, "no paper with id 'a0000000000'"),
+        (("--undo", LONE_HINT), 1, "no join you made is on '64328'"),
+        ((), 2, "give ABSTRACT_ID and PAPER_ID"),
+        (("--undo", LONE_HINT, LONE_ABSTRACT), 2, "--list and --undo take no other ids"),
+    ],
+)
+def test_refusals_say_why_and_write_nothing(
+    paperscope: object, tmp_path: Path, args: tuple[str, ...], status: int, said: str
+) -> None:
+    done = paperscope("join", *args)  # type: ignore[operator]
+    assert done.returncode == status and said in done.stderr, (done.returncode, done.stderr)
+    assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()

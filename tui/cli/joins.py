@@ -1,0 +1,109 @@
+"""``paperscope join``: settle by hand what the automatic join left open.
+
+    paperscope join ABSTRACT_ID [PAPER_ID]   join a lone abstract to a table paper
+    paperscope join --undo ID                take back a join you made
+    paperscope join --list                   the joins you made
+
+Without ``PAPER_ID`` the abstract joins the paper its "possibly the same as" hint names.
+The join is written to ``joins.jsonl`` in the data folder (see
+:mod:`index_builder.catalogue.hand_joins`) and the catalogue is rebuilt at once, so the
+command can say whether it took; every later command and the app read it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from index_builder.catalogue.hand_joins import (
+    JoinRefused,
+    add_join,
+    parse_line,
+    plan_join,
+    read_lines,
+    remove_joins,
+)
+from tui.cli.common import add_subparser
+from tui.cli.output import echo, error
+from tui.cli.records import report_problems
+from tui.shared.context import Context
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``join`` to the ``paperscope`` parser."""
+    p = add_subparser(
+        sub, "join", "join an abstract left on its own to its paper, by hand", cmd_join
+    )
+    p.add_argument("ids", nargs="*", metavar="ID", help="ABSTRACT_ID [PAPER_ID]")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--undo", metavar="ID", help="take back the join on ID (abstract or paper)")
+    what.add_argument("--list", action="store_true", help="list the joins you made")
+
+
+def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
+    """``paperscope join``."""
+    if args.list or args.undo:
+        if args.ids:
+            error("--list and --undo take no other ids")
+            return 2
+        return _list(ctx) if args.list else _undo(ctx, args.undo)
+    if len(args.ids) not in (1, 2):
+        error("give ABSTRACT_ID and PAPER_ID (or ABSTRACT_ID alone to follow its hint)")
+        return 2
+    report_problems(ctx)
+    catalogue = ctx.catalogue()
+    abstract = args.ids[0]
+    if len(args.ids) == 2:
+        paper = args.ids[1]
+    else:
+        lone = catalogue.get(abstract)
+        hints = lone.possibly_same_as if lone is not None else ()
+        if lone is not None and lone.event_id is None and not hints:
+            error(f"{abstract} has no 'possibly the same as' hint: name the paper, "
+                  f"paperscope join {abstract} PAPER_ID")  # fmt: skip
+            return 1
+        paper = hints[0] if hints else (lone.id if lone is not None else "")
+    try:
+        join = plan_join(catalogue.get, abstract, paper)
+        add_join(ctx.paths.hand_joins, join)
+    except JoinRefused as exc:
+        error(str(exc))
+        return 1
+    row = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue().get(join.abstract_id)
+    if row is None or row.event_id != join.event_id:
+        error(f"the join was written to {ctx.paths.hand_joins} but did not take; "
+              f"paperscope join --undo {abstract} takes it back")  # fmt: skip
+        return 1
+    echo(f"Joined {abstract} to {row.id}: {row.title}")
+    echo(f"Written to {ctx.paths.hand_joins}; paperscope join --undo {row.id} takes it back.")
+    return 0
+
+
+def _undo(ctx: Context, wanted: str) -> int:
+    try:
+        removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, wanted)
+    except JoinRefused as exc:
+        error(str(exc))
+        return 1
+    for join in removed:
+        echo(f"Took back the join of {join.abstract_id} to {join.event_id}: {join.title}")
+    return 0
+
+
+def _list(ctx: Context) -> int:
+    path = ctx.paths.hand_joins
+    try:
+        lines = read_lines(path)
+    except JoinRefused as exc:
+        error(str(exc))
+        return 1
+    if not lines:
+        echo(f"No joins made by hand ({path} holds none).")
+        return 0
+    echo(f"Joins made by hand, in {path}:")
+    for number, line in enumerate(lines, 1):
+        join = parse_line(line)
+        if join is None:
+            echo(f"  line {number}: not a join (kept as it is, skipped)")
+        else:
+            echo(f"  {join.event_id:<8} {join.abstract_id}  {join.joined:<10}  {join.title}")
+    return 0
