@@ -41,9 +41,11 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
+    from index_builder.catalogue.hand_joins import Candidates, HandJoin
     from index_builder.catalogue.load import Catalogue
+    from index_builder.model import Paper
     from index_builder.readinglist.store import ReadingList
-    from tui.commands.join import JoinOffer
+    from tui.services import PaperSource
     from tui.shared.context import Context
 
 
@@ -118,6 +120,8 @@ class PaperScopeApp(App[int]):
         )
         self.update_cancel = threading.Event()
         """Set on quit: a download under way stops at once."""
+        self._candidates: tuple[PaperSource, Candidates] | None = None
+        """``J``'s candidate papers, indexed for the catalogue shown (built on first use)."""
         if self.config.theme and self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.typeahead = TypeAhead(super().on_event, self.call_later)
@@ -288,9 +292,10 @@ class PaperScopeApp(App[int]):
         )
 
     def action_join_by_hand(self) -> None:
-        """``J``: join the lone abstract under the cursor to the paper it is possibly (after
-        asking), or take back such a join; the papers are then rebuilt in a worker."""
-        from tui.commands.join import join_offer
+        """``J``: pick the paper a lone abstract is, or the abstract of a table paper without
+        one (the likeliest listed, a hint's first), or take back a join made so (asked
+        first); the papers are then rebuilt in a worker."""
+        from tui.commands.join import undo_question, what_j_does
         from tui.screens.join_dialog import JoinDialog
 
         screen = self._main_screen()
@@ -300,27 +305,71 @@ class PaperScopeApp(App[int]):
         if any(w.group in ("update", "join") and w.is_running for w in self.workers):
             self.notify("The papers are being rebuilt; try again when they are.", title="Join")
             return
-        offer = join_offer(paper, catalogue.get, self.ctx)
-        if isinstance(offer, str):
-            self.notify(offer, title="Join")
-            return
+        what = what_j_does(paper, self.ctx)
+        if what == "undo":
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._join_worker(offer)
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self._join_worker(paper.id)
 
-        verb = "Join" if offer.kind == "join" else "Take back"
-        self.push_screen(JoinDialog(offer.question, offer.detail, verb), answered)
+            self.push_screen(JoinDialog(*undo_question(paper, self.ctx), "Take back"), answered)
+        elif what in ("paper", "abstract"):
+            self._candidates_worker(paper, catalogue, what == "abstract")
+        else:
+            self.notify(what, title="Join")
 
     @work(thread=True, exclusive=True, group="join", exit_on_error=False)
-    def _join_worker(self, offer: JoinOffer) -> None:
+    def _candidates_worker(self, paper: Paper, catalogue: PaperSource, for_paper: bool) -> None:
+        """Rank the candidates (the titles are indexed once per catalogue), then ask."""
+        from index_builder.catalogue.hand_joins import Candidates
+
+        held = self._candidates
+        if held is None or held[0] is not catalogue:
+            held = self._candidates = (catalogue, Candidates(catalogue.papers))
+        found = held[1].abstracts_for(paper) if for_paper else held[1].of(paper)
+        self.call_from_thread(self._pick, paper, catalogue, found, for_paper)
+
+    def _pick(
+        self, paper: Paper, catalogue: PaperSource, found: list[Paper], for_paper: bool
+    ) -> None:
+        from index_builder.catalogue.hand_joins import JoinRefused, plan_join
+        from tui.screens.join_dialog import JoinPicker
+
+        if not found:
+            self.notify(
+                "No abstract standing on its own shares a word with this paper's title."
+                if for_paper
+                else "No paper of the table without an abstract shares a word with this one; "
+                f"paperscope join {paper.id} PAPER_ID joins it to one you name.",
+                title="Join",
+            )
+            return
+
+        def picked(other: str | None) -> None:
+            if other is None:
+                return
+            abstract, row = (other, paper.id) if for_paper else (paper.id, other)
+            try:
+                join = plan_join(catalogue.get, abstract, row)
+            except JoinRefused as exc:
+                self.notify(str(exc), title="Join", severity="error")
+                return
+            self._join_worker(join)
+
+        if for_paper:
+            self.push_screen(JoinPicker.for_paper(paper, found), picked)
+        else:
+            self.push_screen(JoinPicker.for_abstract(paper, found, paper.possibly_same_as), picked)
+
+    @work(thread=True, exclusive=True, group="join", exit_on_error=False)
+    def _join_worker(self, change: HandJoin | str) -> None:
         from tui.commands.join import join_in_worker
 
         screen = self._main_screen()
         join_in_worker(
             self,
             self.ctx,
-            offer,
+            change,
             self.update_cancel,
             adopt=self._adopt,
             show_state=screen.flow.status.set_index_state,

@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from index_builder.atomic import write_atomic
+from index_builder.catalogue.join import RANK_LIMIT
+from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
 from index_builder.model import Paper
 
 Lookup = Callable[[str], Paper | None]
 """A catalogue's ``get``: the paper with an id or alias."""
+CANDIDATES = 5
+"""How many papers :class:`Candidates` offers for one abstract."""
 
 
 class JoinRefused(ValueError):
@@ -118,6 +122,54 @@ def read_joins(path: Path) -> list[HandJoin]:
     return [j for j in map(parse_line, read_lines(path)) if j is not None]
 
 
+def joinable(paper: Paper) -> bool:
+    """True for a paper a join by hand may give an abstract: a table paper without one."""
+    return paper.event_id is not None and ":" not in paper.id and not paper.abstract_raw
+
+
+class Candidates:
+    """What a join by hand may pair, likeliest first, for the user to pick from.
+
+    For a lone abstract, the table papers a join may fill (:func:`joinable`); for such a
+    paper, the lone abstracts. Both are ranked by the join's own title scores
+    (:mod:`index_builder.catalogue.join_score`), and what a "possibly the same as" hint
+    names comes first. Indexing the titles takes about 0.3 s for the 6,628 papers:
+    build one per catalogue and keep it.
+    """
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        """Index the titles of the joinable papers among ``papers``; note the lone abstracts."""
+        self.papers = [p for p in papers if joinable(p)]
+        self.lone = [p for p in papers if p.event_id is None and p.abstract_raw]
+        self._index = TitleIndex([p.title_raw or p.title for p in self.papers])
+        self._row = {p.id: row for row, p in enumerate(self.papers)}
+        self._terms: dict[str, AbstractTerms] = {}
+
+    def _terms_of(self, abstract: Paper) -> AbstractTerms:
+        terms = self._terms.get(abstract.id)
+        if terms is None:
+            terms = self._terms[abstract.id] = AbstractTerms.of(abstract.abstract_raw)
+        return terms
+
+    def of(self, abstract: Paper, limit: int = CANDIDATES) -> list[Paper]:
+        """Up to ``limit`` papers for the lone ``abstract`` (its hint before all)."""
+        found = [self.papers[self._row[i]] for i in abstract.possibly_same_as if i in self._row]
+        # Ranked as the join ranks (its breadth of nominated titles), then cut.
+        ranked = self._index.ranked(self._terms_of(abstract), RANK_LIMIT)
+        found.extend(self.papers[row] for score, row in ranked[: limit + len(found)] if score > 0)
+        return list({p.id: p for p in found}.values())[:limit]
+
+    def abstracts_for(self, paper: Paper, limit: int = CANDIDATES) -> list[Paper]:
+        """Up to ``limit`` lone abstracts for the joinable ``paper`` (those hinted at it first)."""
+        row = self._row.get(paper.id)
+        if row is None:
+            return []
+        scored = [(self._index.score(self._terms_of(a), row), a) for a in self.lone]
+        scored.sort(key=lambda pair: (paper.id not in pair[1].possibly_same_as, -pair[0]))
+        hinted = [a for s, a in scored if paper.id in a.possibly_same_as]
+        return [*hinted, *(a for s, a in scored if s > 0 and a not in hinted)][:limit]
+
+
 def plan_join(lookup: Lookup, abstract: str, paper: str, today: dt.date | None = None) -> HandJoin:
     """The join of the lone abstract ``abstract`` (an id) to the table paper ``paper``.
 
@@ -141,10 +193,11 @@ def plan_join(lookup: Lookup, abstract: str, paper: str, today: dt.date | None =
         raise JoinRefused(f"{lone.id} has no abstract to join")
     if row.event_id is None or ":" in row.id:
         raise JoinRefused(f"{row.id} is not a paper of the ICML 2026 table, which alone joins")
-    if row.abstract_raw:
+    if not joinable(row):
         raise JoinRefused(
             f"{row.id} ({row.title}) already has an abstract; a join never replaces one"
         )
+    assert row.event_id is not None
     day = (today or dt.date.today()).isoformat()
     return HandJoin.of(row.event_id, row.title_raw or row.title, lone.abstract_raw, day)
 

@@ -79,11 +79,15 @@ LONE_ABSTRACT, LONE_HINT = "a17a1964769", "64328"
 "possibly the same as" hint (HeRo, of "Selective Disclosure Watermarking for LLMs")."""
 JOINED_ABSTRACT, JOINED_ROW = "a63f9df05de", "62850"
 """A bundled abstract that joins its row by itself (ProEval's)."""
+UNHINTED_ABSTRACT, UNHINTED_ROW = "a79714f934f", "64318"
+"""A bundled abstract left on its own without a hint, its paper the likeliest candidate
+(Adaptive Sharpness-Aware Minimization with a Polyak-type Step size)."""
 
 
 def write_lone_list(path: Path) -> Path:
-    """A list of two bundled abstracts: one that joins by itself, one left with a hint."""
+    """A list of three bundled abstracts: one that joins by itself, one left with a hint,
+    one left without."""
     texts = {abstract_id(e.text): " ".join(e.text.split()) for entries in lists() for e in entries}
-    body = "\n\n".join(texts[a] for a in (JOINED_ABSTRACT, LONE_ABSTRACT))
+    body = "\n\n".join(texts[a] for a in (JOINED_ABSTRACT, LONE_ABSTRACT, UNHINTED_ABSTRACT))
     path.write_text(f"My papers\n\n{body}\n", encoding="utf-8")
     return path

@@ -1,17 +1,20 @@
-"""``J`` in the app: the lone abstract joined to its "possibly" paper, and taken back.
+"""``J`` in the app: the lone abstract joined to the paper picked for it, and taken back.
 
-The app runs on a real home with the real table and a list of two bundled abstracts (one
-joins by itself, one stays on its own with a right hint); the join is written to the data
-folder's ``joins.jsonl`` and the rebuilt papers are swapped in.
+The app runs on a real home with the real table and a list of three bundled abstracts (one
+joins by itself, one stays on its own with a right hint, one without); the join is written
+to the data folder's ``joins.jsonl`` and the rebuilt papers are swapped in.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import OptionList
 
 from index_builder.paths import Paths
 from tests.helpers.catalogue_data import (
@@ -19,11 +22,13 @@ from tests.helpers.catalogue_data import (
     LONE_ABSTRACT,
     LONE_HINT,
     TABLE,
+    UNHINTED_ABSTRACT,
+    UNHINTED_ROW,
     write_lone_list,
 )
 from tests.helpers.tui_helpers import main, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
-from tui.screens.join_dialog import JoinDialog
+from tui.screens.join_dialog import JoinDialog, JoinPicker
 from tui.screens.main.screen import MainScreen
 from tui.shared.config import Config
 from tui.shared.context import Context
@@ -48,6 +53,13 @@ async def opened(pilot: Pilot[int], query: str) -> MainScreen:
     return screen
 
 
+async def shown(pilot: Pilot[int], kind: type[Screen[Any]]) -> Screen[Any]:
+    """Wait for a screen of ``kind`` on top (the picker waits for its candidates)."""
+    assert await until(pilot, lambda: isinstance(pilot.app.screen, kind), 30)
+    await pilot.pause()
+    return pilot.app.screen
+
+
 def current_id(screen: MainScreen) -> str | None:
     paper = screen.current_paper()
     return paper.id if paper is not None else None
@@ -63,16 +75,19 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert f"the same paper as id {LONE_HINT} (not joined; J joins them)" in body
 
         await pilot.press("J")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, JoinDialog)
-        question = rendered_text(dialog.query_one("#join-question"))
-        assert f"Join this abstract to {LONE_HINT}" in question
-        await pilot.press("n")  # cancel: nothing written
+        picker = await shown(pilot, JoinPicker)
+        options = picker.query_one(OptionList)
+        assert options.option_count == 5 and options.highlighted == 0
+        first = str(options.get_option_at_index(0).prompt)
+        assert first.startswith("Selective Disclosure Watermarking for Large Language Models")
+        assert f"{LONE_HINT} · Xuyang Chen" in first and first.endswith("(suggested)")
+        await pilot.press("escape")  # cancel: nothing written
         await pilot.pause()
         assert app.screen is screen and not joins.exists()
 
-        await pilot.press("J", "y")
+        await pilot.press("J")
+        await shown(pilot, JoinPicker)
+        await pilot.press("j", "k", "enter")  # down and back up: the suggested paper
         assert await until(pilot, lambda: current_id(screen) == LONE_HINT, 180)
         assert json.loads(joins.read_text(encoding="utf-8"))["event_id"] == int(LONE_HINT)
         paper = screen.current_paper()
@@ -81,11 +96,30 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert "Xuyang Chen" in rendered_text(screen.view.query_one("#paper-body"))
 
         await pilot.press("J")
-        await pilot.pause()
-        assert "Take back your join" in rendered_text(app.screen.query_one("#join-question"))
+        dialog = await shown(pilot, JoinDialog)
+        assert "Take back your join" in rendered_text(dialog.query_one("#join-question"))
         await pilot.press("y")
         assert await until(pilot, lambda: current_id(screen) == LONE_ABSTRACT, 180)
         assert not joins.exists()
+
+
+async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path: Path) -> None:
+    app = join_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "polyak sharpness scheduler")
+        assert current_id(screen) == UNHINTED_ROW  # the table paper, listed first
+        await pilot.press("J")
+        picker = await shown(pilot, JoinPicker)
+        assert "Which abstract is this paper's?" in rendered_text(picker.query_one("#join-about"))
+        first = str(picker.query_one(OptionList).get_option_at_index(0).prompt)
+        assert f"{UNHINTED_ABSTRACT} · Sharpness-Aware Minimization" in first
+        await pilot.press("enter")
+        assert await until(pilot, lambda: app.ctx.paths.hand_joins.exists(), 30)
+        assert await until(
+            pilot, lambda: screen.current_paper() is not None
+            and UNHINTED_ABSTRACT in screen.current_paper().aliases, 180,  # type: ignore[union-attr]
+        )  # fmt: skip
+        assert current_id(screen) == UNHINTED_ROW
 
 
 async def test_j_on_a_table_paper_says_what_it_is_for(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@
     paperscope join --undo ID                take back a join you made
     paperscope join --list                   the joins you made
 
-Without ``PAPER_ID`` the abstract joins the paper its "possibly the same as" hint names.
+Without ``PAPER_ID`` the abstract joins the paper its "possibly the same as" hint names;
+an abstract without a hint is not joined, and the likeliest papers are listed instead.
 The join is written to ``joins.jsonl`` in the data folder (see
 :mod:`index_builder.catalogue.hand_joins`) and the catalogue is rebuilt at once, so the
 command can say whether it took; every later command and the app read it.
@@ -13,8 +14,10 @@ command can say whether it took; every later command and the app read it.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from index_builder.catalogue.hand_joins import (
+    Candidates,
     JoinRefused,
     add_join,
     parse_line,
@@ -22,9 +25,10 @@ from index_builder.catalogue.hand_joins import (
     read_lines,
     remove_joins,
 )
+from index_builder.model import Paper
 from tui.cli.common import add_subparser
 from tui.cli.output import echo, error
-from tui.cli.records import report_problems
+from tui.cli.records import author_line, report_problems
 from tui.shared.context import Context
 
 
@@ -60,6 +64,7 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
         if lone is not None and lone.event_id is None and not hints:
             error(f"{abstract} has no 'possibly the same as' hint: name the paper, "
                   f"paperscope join {abstract} PAPER_ID")  # fmt: skip
+            _likeliest(lone, catalogue.papers)
             return 1
         paper = hints[0] if hints else (lone.id if lone is not None else "")
     try:
@@ -76,6 +81,15 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
     echo(f"Joined {abstract} to {row.id}: {row.title}")
     echo(f"Written to {ctx.paths.hand_joins}; paperscope join --undo {row.id} takes it back.")
     return 0
+
+
+def _likeliest(lone: Paper, papers: Sequence[Paper]) -> None:
+    """Print the papers the abstract most likely is (those without an abstract)."""
+    found = Candidates(papers).of(lone)
+    if found:
+        echo("The likeliest papers of the table without an abstract:")
+    for paper in found:
+        echo(f"  {paper.id:<8} {paper.title}  ({author_line(paper) or 'authors unknown'})")
 
 
 def _undo(ctx: Context, wanted: str) -> int:

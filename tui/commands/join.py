@@ -1,6 +1,9 @@
-"""``J``: join a lone abstract to the paper it is possibly, or take back such a join.
+"""``J``: join a lone abstract and a table paper the user picks, or take back such a join.
 
-:func:`join_offer` says what ``J`` would do for a paper (or why it does nothing);
+:func:`what_j_does` says what ``J`` does for a paper: the user picks, among
+:class:`~index_builder.catalogue.hand_joins.Candidates`, the paper of a lone abstract
+(``paper``) or the abstract of a table paper without one (``abstract``); a paper joined
+by hand is offered ``undo`` (asked first); else a sentence says why it does nothing.
 :func:`join_in_worker` writes the change to the joins file (see
 :mod:`index_builder.catalogue.hand_joins`) and swaps in a catalogue and index built
 afresh, as an update does (:func:`tui.commands.update.swap_in_fresh`). The command line
@@ -11,16 +14,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from index_builder.catalogue.hand_joins import (
     HandJoin,
     JoinRefused,
-    Lookup,
     add_join,
     is_hand_joined,
-    plan_join,
+    joinable,
     remove_joins,
 )
 from index_builder.model import Paper
@@ -33,60 +34,36 @@ if TYPE_CHECKING:
     from tui.shared.context import Context
 
 
-@dataclass(frozen=True)
-class JoinOffer:
-    """What ``J`` offers for one paper: a join, or taking one back."""
-
-    kind: Literal["join", "undo"]
-    question: str
-    detail: str
-    paper_id: str
-    """The paper to show once it is done: the table paper."""
-    join: HandJoin | None = None
-
-
-def join_offer(paper: Paper, lookup: Lookup, ctx: Context) -> JoinOffer | str:
-    """What ``J`` does for ``paper``; a string says why it does nothing."""
-    path = ctx.paths.hand_joins
-    if is_hand_joined(paper, path):
-        return JoinOffer(
-            "undo",
-            f"Take back your join of this abstract to {paper.id}?",
-            f"“{paper.title}” loses the abstract, which stands on its own again "
-            f"(the line is removed from {path}).",
-            paper.id,
-        )
+def what_j_does(paper: Paper, ctx: Context) -> Literal["paper", "abstract", "undo"] | str:
+    """``paper`` (pick the lone abstract's paper), ``abstract`` (pick the abstract of a
+    table paper without one), ``undo``, or why ``J`` does nothing for ``paper``."""
+    if is_hand_joined(paper, ctx.paths.hand_joins):
+        return "undo"
+    if joinable(paper):
+        return "abstract"
     if paper.event_id is not None:
         return (
-            "J joins an abstract that stands on its own (marked “Possibly”) to its paper; "
-            "this one is a paper of the table."
+            "This paper has its abstract already. J joins an abstract that stands on its "
+            "own (marked ≈) to a paper without one."
         )
-    if not paper.possibly_same_as:
-        return (
-            f"No paper is suggested for this abstract. If you know it: "
-            f"paperscope join {paper.id} PAPER_ID"
-        )
-    try:
-        join = plan_join(lookup, paper.id, paper.possibly_same_as[0])
-    except JoinRefused as exc:
-        return str(exc)
-    row = lookup(paper.possibly_same_as[0])
-    names = row.authors if row is not None else ()
-    authors = ", ".join(names[:4]) + (" et al." if len(names) > 4 else "")
-    return JoinOffer(
-        "join",
-        f"Join this abstract to {join.event_id}, “{join.title}”?",
-        f"By {authors or 'unknown authors'}. The abstract is then shown as that paper, with "
-        f"its authors and sessions; J again takes it back (written to {path}).",
-        str(join.event_id) if row is None else row.id,
-        join,
+    if not paper.abstract_raw:
+        return "This paper has no abstract to join."
+    return "paper"
+
+
+def undo_question(paper: Paper, ctx: Context) -> tuple[str, str]:
+    """The question and its detail before a join by hand is taken back."""
+    return (
+        f"Take back your join of this abstract to {paper.id}?",
+        f"“{paper.title}” loses the abstract, which stands on its own again "
+        f"(the line is removed from {ctx.paths.hand_joins}).",
     )
 
 
 def join_in_worker(
     app: App[int],
     ctx: Context,
-    offer: JoinOffer,
+    change: HandJoin | str,
     cancel: threading.Event,
     *,
     adopt: Callable[[Context], None],
@@ -94,7 +71,8 @@ def join_in_worker(
     swap_in: Callable[[Callable[[], SearchIndex], Catalogue, SearchIndex, str | None], None],
     show_paper: Callable[[str], None],
 ) -> None:
-    """Write the join (or take it back), then rebuild and swap in (run in a thread worker).
+    """Write the join (or, ``change`` a paper id, take back its join), then rebuild and
+    swap in (run in a thread worker).
 
     ``show_paper`` is told, before the swap, which paper the cursor goes to: the table
     paper after a join, the lone abstract after an undo.
@@ -103,19 +81,18 @@ def join_in_worker(
     from tui.shared.context import Context as Fresh
 
     try:
-        if offer.join is not None:
-            add_join(ctx.paths.hand_joins, offer.join)
-            target = offer.paper_id
+        if isinstance(change, HandJoin):
+            add_join(ctx.paths.hand_joins, change)
+            target, done = change.abstract_id, f"Joined to {change.event_id}"
         else:
-            removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, offer.paper_id)
-            target = removed[0].abstract_id
+            removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, change)
+            target, done = removed[0].abstract_id, "Join taken back"
     except JoinRefused as exc:
         app.call_from_thread(app.notify, str(exc), title="Join", severity="error")
         return
     app.call_from_thread(show_paper, target)
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
-    done = "Joined" if offer.join is not None else "Join taken back"
     app.call_from_thread(app.notify, f"{done}: rebuilding the index…", title="Join")
     swap_in_fresh(
         app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in

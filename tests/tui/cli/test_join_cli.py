@@ -22,6 +22,8 @@ from tests.helpers.catalogue_data import (
     LONE_ABSTRACT,
     LONE_HINT,
     TABLE,
+    UNHINTED_ABSTRACT,
+    UNHINTED_ROW,
     write_lone_list,
 )
 
@@ -75,6 +77,20 @@ def test_join_follows_the_hint_and_undo_takes_it_back(paperscope: object, tmp_pa
     assert not joins.exists()
     assert shown(call, LONE_ABSTRACT)["event_id"] is None
     assert "holds none" in call("join", "--list").stdout  # type: ignore[operator]
+
+
+def test_an_abstract_without_a_hint_is_not_joined_its_likeliest_papers_listed(
+    paperscope: object, tmp_path: Path
+) -> None:
+    done = paperscope("join", UNHINTED_ABSTRACT)  # type: ignore[operator]
+    assert done.returncode == 1
+    assert f"{UNHINTED_ABSTRACT} has no 'possibly the same as' hint" in done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "The likeliest papers of the table without an abstract:"
+    assert lines[1].split()[0] == UNHINTED_ROW and len(lines) == 6
+    assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
+    joined = paperscope("join", UNHINTED_ABSTRACT, UNHINTED_ROW)  # type: ignore[operator]
+    assert joined.returncode == 0 and f"to {UNHINTED_ROW}: Adaptive Sharpness" in joined.stdout
 
 
 @pytest.mark.parametrize(
