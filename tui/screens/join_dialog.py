@@ -51,22 +51,23 @@ def _opening(text: str, length: int) -> str:
     return flat[:length] + ("…" if len(flat) > length else "")
 
 
-def paper_option(paper: Paper, hinted: bool) -> Option:
-    """A candidate table paper: its title, then its id and authors."""
+def _option(paper: Paper, detail: str, hinted: bool) -> Option:
+    """One candidate: its title, then its id and ``detail``, marked when a hint names it."""
     text = Text(safe(paper.title), style="bold")
-    text.append(f"\n  {safe(paper.id)} · {safe(_authors(paper))}", style="dim")
+    text.append(f"\n  {safe(paper.id)} · {safe(detail)}", style="dim")
     if hinted:
         text.append("  (suggested)", style="italic")
     return Option(text, id=paper.id)
 
 
+def paper_option(paper: Paper, hinted: bool) -> Option:
+    """A candidate table paper: its title, then its id and authors."""
+    return _option(paper, _authors(paper), hinted)
+
+
 def abstract_option(abstract: Paper, hinted: bool) -> Option:
     """A candidate lone abstract: its derived title, then its id and its first words."""
-    text = Text(safe(abstract.title), style="bold")
-    text.append(f"\n  {safe(abstract.id)} · {safe(_opening(abstract.abstract, 60))}", style="dim")
-    if hinted:
-        text.append("  (suggested)", style="italic")
-    return Option(text, id=abstract.id)
+    return _option(abstract, _opening(abstract.abstract, 60), hinted)
 
 
 class JoinPicker(ModalScreen[str | None]):
