@@ -164,10 +164,15 @@ class Candidates:
         row = self._row.get(paper.id)
         if row is None:
             return []
-        scored = [(self._index.score(self._terms_of(a), row), a) for a in self.lone]
-        scored.sort(key=lambda pair: (paper.id not in pair[1].possibly_same_as, -pair[0]))
-        hinted = [a for s, a in scored if paper.id in a.possibly_same_as]
-        return [*hinted, *(a for s, a in scored if s > 0 and a not in hinted)][:limit]
+        hinted = [a for a in self.lone if paper.id in a.possibly_same_as]
+        scored = [
+            (score, a)
+            for a in self.lone
+            if paper.id not in a.possibly_same_as
+            and (score := self._index.score(self._terms_of(a), row)) > 0
+        ]
+        scored.sort(key=lambda pair: -pair[0])
+        return [*hinted, *(a for _, a in scored)][:limit]
 
 
 def plan_join(lookup: Lookup, abstract: str, paper: str, today: dt.date | None = None) -> HandJoin:

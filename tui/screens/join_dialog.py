@@ -33,17 +33,12 @@ from textual.widgets.option_list import Option
 
 from index_builder.model import Paper
 from index_builder.text.safe import safe
+from tui.widgets.paper_text import short_authors
 
 AUTHORS_SHOWN = 4
 """Authors named per candidate; more are counted."""
 OPENING = 240
 """Characters of the abstract shown above the candidate papers."""
-
-
-def _authors(paper: Paper) -> str:
-    names = ", ".join(paper.authors[:AUTHORS_SHOWN])
-    more = len(paper.authors) - AUTHORS_SHOWN
-    return (names + (f" +{more}" if more > 0 else "")) or "authors unknown"
 
 
 def _opening(text: str, length: int) -> str:
@@ -62,7 +57,7 @@ def _option(paper: Paper, detail: str, hinted: bool) -> Option:
 
 def paper_option(paper: Paper, hinted: bool) -> Option:
     """A candidate table paper: its title, then its id and authors."""
-    return _option(paper, _authors(paper), hinted)
+    return _option(paper, short_authors(paper.authors, AUTHORS_SHOWN), hinted)
 
 
 def abstract_option(abstract: Paper, hinted: bool) -> Option:
@@ -119,7 +114,7 @@ class JoinPicker(ModalScreen[str | None]):
         """Pick the lone abstract that is a table paper's."""
         return cls(
             "Which abstract is this paper's?",
-            f"{paper.id} · {paper.title} · {_authors(paper)}",
+            f"{paper.id} · {paper.title} · {short_authors(paper.authors, AUTHORS_SHOWN)}",
             [abstract_option(a, paper.id in a.possibly_same_as) for a in abstracts],
         )
 
