@@ -81,6 +81,10 @@ def identify(path: Path, timeout: float, schema_version: int) -> Kind:
         return "new"
     conn = connect_read_only(path, timeout)
     try:
+        # One read transaction, so the reads below see one snapshot: read one statement at
+        # a time, a list another process was creating could show the id it had before its
+        # first commit beside the tables after it, and be refused as another program's.
+        conn.execute("BEGIN")
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         objects = conn.execute(
