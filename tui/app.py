@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
-    from index_builder.catalogue.hand_joins import Candidates, HandJoin
+    from index_builder.catalogue.hand_joins import Apart, Candidates, HandJoin
     from index_builder.catalogue.load import Catalogue
     from index_builder.model import Paper
     from index_builder.readinglist.store import ReadingList
@@ -294,8 +294,10 @@ class PaperScopeApp(App[int]):
     def action_join_by_hand(self) -> None:
         """``J``: pick the paper a lone abstract is, or the abstract of a table paper without
         one (the likeliest listed, a hint's first), or take back a join made so (asked
-        first); the papers are then rebuilt in a worker."""
-        from tui.commands.join import undo_question, what_j_does
+        first), or take apart a join the automatic join made (asked first); the papers are
+        then rebuilt in a worker."""
+        from index_builder.catalogue.hand_joins import JoinRefused, plan_apart
+        from tui.commands.join import apart_question, undo_question, what_j_does
         from tui.screens.join_dialog import JoinDialog
 
         screen = self._main_screen()
@@ -313,6 +315,18 @@ class PaperScopeApp(App[int]):
                     self._join_worker(paper.id)
 
             self.push_screen(JoinDialog(*undo_question(paper, self.ctx), "Take back"), answered)
+        elif what == "apart":
+
+            def apart(yes: bool | None) -> None:
+                if yes:
+                    try:
+                        change = plan_apart(catalogue.get, paper.id, self.ctx.paths.hand_joins)
+                    except JoinRefused as exc:
+                        self.notify(str(exc), title="Join", severity="error")
+                        return
+                    self._join_worker(change)
+
+            self.push_screen(JoinDialog(*apart_question(paper, self.ctx), "Take apart"), apart)
         elif what in ("paper", "abstract"):
             self._candidates_worker(paper, catalogue, what == "abstract")
         else:
@@ -362,7 +376,7 @@ class PaperScopeApp(App[int]):
             self.push_screen(JoinPicker.for_abstract(paper, found, paper.possibly_same_as), picked)
 
     @work(thread=True, exclusive=True, group="join", exit_on_error=False)
-    def _join_worker(self, change: HandJoin | str) -> None:
+    def _join_worker(self, change: HandJoin | Apart | str) -> None:
         from tui.commands.join import join_in_worker
 
         screen = self._main_screen()

@@ -14,6 +14,12 @@ That file is read as a source like the user's other record files (see
 the same text in a list is the same paper, and the abstract's own id becomes an alias
 of the row's paper, so a bookmark taken on the lone abstract still resolves.
 
+The automatic join may also be wrong. ``paperscope join --apart PAPER_ID`` (or ``J`` on a
+table paper whose abstract a list gave it) writes a separation to the same file
+(:class:`Apart`, ``"apart": true``): the catalogue reads it as a record that is no paper
+(:attr:`index_builder.sources.records.PaperRecord.apart`) and never joins, nor hints at,
+those abstracts and that row again; ``--undo`` removes it as it removes a join.
+
 A line this module cannot read (a hand edit gone wrong) is kept as it is whenever the
 file is written again; the catalogue names it and skips it, as for any record file.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +94,88 @@ class HandJoin:
             "joined": self.joined,
         }
         return json.dumps(data, ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Apart:
+    """One join taken apart: the row of ``event_id`` is not the paper of these abstracts.
+
+    For a join the automatic join got wrong. Its line is a record the catalogue reads
+    (:func:`index_builder.sources.records.record_from_json`)::
+
+        {"apart": true, "event_id": 62850, "title": "ProEval: ...",
+         "abstract_ids": ["a63f9df05de"], "separated": "2026-12-06"}
+    """
+
+    paper: Paper
+    """What the line states: the row's ``event_id`` and ``title_raw``, the abstracts' ids
+    as its ``aliases``."""
+    separated: str = ""
+    """The day it was made (``YYYY-MM-DD``), for the user reading the file."""
+
+    @classmethod
+    def of(cls, event_id: int, title: str, ids: Sequence[str], separated: str = "") -> Apart:
+        """The separation of the row ``event_id`` (titled ``title``) and the abstracts ``ids``."""
+        stated = Paper("", "", title_raw=title, event_id=event_id, aliases=tuple(ids))
+        return cls(stated, separated)
+
+    @property
+    def event_id(self) -> int:
+        """The row's event id."""
+        return self.paper.event_id or 0
+
+    @property
+    def title(self) -> str:
+        """The row's title, as the table writes it."""
+        return self.paper.title_raw
+
+    @property
+    def abstract_ids(self) -> tuple[str, ...]:
+        """The ids of the abstracts that are not the row's."""
+        return self.paper.aliases
+
+    @property
+    def abstract_id(self) -> str:
+        """The id the (first) abstract has on its own once apart."""
+        return self.abstract_ids[0]
+
+    def line(self) -> str:
+        """The separation as one JSONL line (no newline)."""
+        data = {
+            "apart": True,
+            "event_id": self.event_id,
+            "title": self.title,
+            "abstract_ids": list(self.abstract_ids),
+            "separated": self.separated,
+        }
+        return json.dumps(data, ensure_ascii=False)
+
+
+_ABSTRACT_ID = re.compile(r"a[0-9a-f]{10}")
+
+
+def listed_abstract_ids(paper: Paper) -> tuple[str, ...]:
+    """The ids of the listed abstracts joined to a table paper (its ``a…`` aliases)."""
+    return tuple(a for a in paper.aliases if _ABSTRACT_ID.fullmatch(a))
+
+
+def parse_apart(line: str) -> Apart | None:
+    """The separation one line of the file holds; ``None`` for a line that holds none."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("apart") is not True:
+        return None
+    event_id, title, ids = data.get("event_id"), data.get("title"), data.get("abstract_ids")
+    if type(event_id) is not int or not isinstance(ids, list) or not ids:
+        return None
+    if not all(isinstance(i, str) for i in ids):
+        return None
+    day = data.get("separated")
+    return Apart.of(
+        event_id, title if isinstance(title, str) else "", ids, day if isinstance(day, str) else ""
+    )
 
 
 def parse_line(line: str) -> HandJoin | None:
@@ -207,24 +296,49 @@ def plan_join(lookup: Lookup, abstract: str, paper: str, today: dt.date | None =
     return HandJoin.of(row.event_id, row.title_raw or row.title, lone.abstract_raw, day)
 
 
-def add_join(path: Path, join: HandJoin) -> None:
+def plan_apart(lookup: Lookup, paper: str, path: Path, today: dt.date | None = None) -> Apart:
+    """Taking apart the automatic join of the table paper ``paper`` (an id) and its abstract.
+
+    Raises :class:`JoinRefused` unless the paper is a table paper whose abstract a list
+    gave and the join is not one made by hand (``--undo`` takes such a join back).
+    """
+    row = lookup(paper)
+    if row is None:
+        raise JoinRefused(f"no paper with id {paper!r} (try: paperscope search WORDS)")
+    ids = listed_abstract_ids(row)
+    if row.event_id is None or ":" in row.id:
+        raise JoinRefused(
+            f"{row.id} is not a paper of the ICML 2026 table: nothing is joined to take apart"
+        )
+    if is_hand_joined(row, path):
+        raise JoinRefused(
+            f"you joined {row.id} by hand: paperscope join --undo {row.id} takes that back"
+        )
+    if not ids:
+        raise JoinRefused(f"{row.id} ({row.title}) holds no abstract of your lists to take apart")
+    day = (today or dt.date.today()).isoformat()
+    return Apart.of(row.event_id, row.title_raw or row.title, ids, day)
+
+
+def add_join(path: Path, join: HandJoin | Apart) -> None:
     """Append ``join`` to the file, written whole and atomically (every other line kept)."""
     lines = read_lines(path)
     _write(path, [*lines, join.line()])
 
 
-def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin]:
-    """Take back the joins of ``wanted`` (the abstract's id or its paper's); returns them.
+def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin | Apart]:
+    """Take back the joins and separations of ``wanted`` (the abstract's id or its paper's);
+    returns them.
 
-    Raises :class:`JoinRefused` when no join of the file is on that id.
+    Raises :class:`JoinRefused` when no line of the file is on that id.
     """
     paper = lookup(wanted)
     ids = {wanted.strip(), *((paper.id, *paper.aliases) if paper is not None else ())}
     event_id = paper.event_id if paper is not None else None
     kept: list[str] = []
-    removed: list[HandJoin] = []
+    removed: list[HandJoin | Apart] = []
     for line in read_lines(path):
-        join = parse_line(line)
+        join: HandJoin | Apart | None = parse_line(line) or parse_apart(line)
         if join is not None and (join.event_id == event_id or join.abstract_id in ids):
             removed.append(join)
         else:

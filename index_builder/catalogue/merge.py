@@ -23,7 +23,7 @@ The rules (see also :mod:`index_builder.catalogue.load`):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from index_builder.catalogue.derived_title import derive_title
@@ -69,6 +69,10 @@ class _Abstract:
 
 def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     """Merge parsed sources (in a canonical order) into papers in display order."""
+    apart = {
+        (i, r.paper.event_id) for d in parsed for r in d.records if r.apart for i in r.paper.aliases
+    }
+    parsed = [replace(d, records=[r for r in d.records if not r.apart]) for d in parsed]
     merge = RecordMerge(parsed)
     table = merge_tables(parsed, merge.rows())
     abstracts, files = _merge_abstracts(parsed, merge)
@@ -82,6 +86,10 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     longer_of = {bare: longer for longer, bare in twins.items()}
     in_order = [list(dict.fromkeys(longer_of.get(i, i) for i in file)) for file in files]
     guessed = _join(table, abstracts, in_order, merge, possible, skip=longer_of)
+    if apart:  # joins the user took apart: neither joined nor hinted again
+        kept = _apart(abstracts, table, apart)
+        guessed = {a: j for a, j in guessed.items() if kept(a, j.row)}
+        possible = {a: row for a, row in possible.items() if kept(a, row)}
     possible.update({b: possible[a] for b, a in longer_of.items() if a in possible})
     rows = set(certain.values())
     matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
@@ -178,6 +186,17 @@ def _settle_twins(twins: dict[int, int], joins: dict[int, int], merge: RecordMer
             continue
         merge.alternates[joins[bare]].append(longer)
         merge.folded.add(longer)
+
+
+def _apart(
+    abstracts: Sequence[_Abstract], table: Sequence[TablePaper], apart: set[tuple[str, int | None]]
+) -> Callable[[int, int], bool]:
+    """Whether abstract ``a`` may go to table entry ``row``: not when the user took them apart."""
+
+    def kept(a: int, row: int) -> bool:
+        return (abstract_id(abstracts[a].raw), table[row].row.event_id) not in apart
+
+    return kept
 
 
 def _merge_abstracts(

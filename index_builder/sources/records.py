@@ -45,6 +45,11 @@ class PaperRecord:
     file: str
     position: int
     paper: Paper
+    apart: bool = False
+    """A join taken apart by hand (``paperscope join --apart``), not a paper: the row of
+    ``paper.event_id`` is not the paper of the abstracts whose ids ``paper.aliases``
+    holds, so the automatic join never puts them together (see
+    :mod:`index_builder.catalogue.hand_joins`)."""
 
     @property
     def source(self) -> str:
@@ -215,6 +220,8 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     if not isinstance(data, dict):
         raise RecordError("not an object")
     data = {str(k).strip().lower(): v for k, v in data.items()}
+    if data.get("apart") is True:
+        return _apart_record(data, file, position)
     title = "" if data.get("title_derived") is True else _string(data, "title_raw", "title")
     abstract = _string(data, "abstract_raw", "abstract", "summary")
     if not title and not abstract:
@@ -248,6 +255,16 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         possibly_same_as=_plain_strings(data.get("possibly_same_as")),
     )
     return PaperRecord(file, position, paper)
+
+
+def _apart_record(data: dict[str, Any], file: str, position: int) -> PaperRecord:
+    """A join taken apart: ``{"apart": true, "event_id": N, "abstract_ids": [...]}``."""
+    event_id = _event_id(data.get("event_id"))
+    ids = _plain_strings(data.get("abstract_ids"))
+    if event_id is None or not ids:
+        raise RecordError("a join taken apart without its event_id and abstract_ids")
+    paper = Paper("", "", title_raw=_string(data, "title"), event_id=event_id, aliases=ids)
+    return PaperRecord(file, position, paper, apart=True)
 
 
 def _plain_strings(value: object) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ to the data folder's ``joins.jsonl`` and the rebuilt papers are swapped in.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
 
+from index_builder.model import Paper
 from index_builder.paths import Paths
 from tests.helpers.catalogue_data import (
+    JOINED_ABSTRACT,
     JOINED_ROW,
     LONE_ABSTRACT,
     LONE_HINT,
@@ -122,14 +125,36 @@ async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path:
         assert current_id(screen) == UNHINTED_ROW
 
 
-async def test_j_on_a_table_paper_says_what_it_is_for(tmp_path: Path) -> None:
+async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(tmp_path: Path) -> None:
     app = join_app(tmp_path)
+    joins = tmp_path / "data" / "joins.jsonl"
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
         assert current_id(screen) == JOINED_ROW
         await pilot.press("J")
+        dialog = await shown(pilot, JoinDialog)
+        assert "Take them apart?" in rendered_text(dialog.query_one("#join-question"))
+        await pilot.press("escape")  # declined: nothing written
         await pilot.pause()
-        assert app.screen is screen
-        said = [str(n.message) for n in app._notifications]
-        assert any("J joins an abstract that stands on its own" in m for m in said), said
-        assert not (tmp_path / "data" / "joins.jsonl").exists()
+        assert app.screen is screen and not joins.exists()
+
+        await pilot.press("J")
+        await shown(pilot, JoinDialog)
+        await pilot.press("y")
+        assert await until(pilot, lambda: current_id(screen) == JOINED_ABSTRACT, 180)
+        assert json.loads(joins.read_text(encoding="utf-8"))["apart"] is True
+        paper = screen.current_paper()
+        assert paper is not None and paper.event_id is None and paper.abstract
+        row = app.ctx.catalogue().get(JOINED_ROW)
+        assert row is not None and not row.abstract
+
+
+def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) -> None:
+    from tui.commands.join import what_j_does
+
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    ctx = Context(paths=paths, extra_sources=[TABLE], use_bundled=False)
+    official = Paper("62850", "T", abstract_raw="The feed's abstract.", event_id=62850)
+    assert "J joins an abstract that stands on its own" in what_j_does(official, ctx)
+    listed = replace(official, aliases=(JOINED_ABSTRACT,))
+    assert what_j_does(listed, ctx) == "apart"

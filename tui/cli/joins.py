@@ -1,14 +1,17 @@
 """``paperscope join``: settle by hand what the automatic join left open.
 
     paperscope join ABSTRACT_ID [PAPER_ID]   join a lone abstract to a table paper
-    paperscope join --undo ID                take back a join you made
-    paperscope join --list                   the joins you made
+    paperscope join --apart PAPER_ID         take apart a join the automatic join made
+    paperscope join --undo ID                take back a join (or a separation) you made
+    paperscope join --list                   the joins and separations you made
 
 Without ``PAPER_ID`` the abstract joins the paper its "possibly the same as" hint names;
 an abstract without a hint is not joined, and the likeliest papers are listed instead.
 The join is written to ``joins.jsonl`` in the data folder (see
 :mod:`index_builder.catalogue.hand_joins`) and the catalogue is rebuilt at once, so the
-command can say whether it took; every later command and the app read it.
+command can say whether it took; every later command and the app read it. ``--apart``
+writes a separation to the same file: the paper loses the abstract a list gave it, which
+stands on its own again, and the automatic join never puts the two together again.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import argparse
 from collections.abc import Sequence
 
 from index_builder.catalogue.hand_joins import (
+    Apart,
     Candidates,
     JoinRefused,
     add_join,
+    parse_apart,
     parse_line,
+    plan_apart,
     plan_join,
     read_lines,
     remove_joins,
@@ -39,16 +45,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("ids", nargs="*", metavar="ID", help="ABSTRACT_ID [PAPER_ID]")
     what = p.add_mutually_exclusive_group()
-    what.add_argument("--undo", metavar="ID", help="take back the join on ID (abstract or paper)")
-    what.add_argument("--list", action="store_true", help="list the joins you made")
+    what.add_argument(
+        "--apart", metavar="PAPER_ID", help="take apart the automatic join of PAPER_ID's abstract"
+    )
+    what.add_argument(
+        "--undo", metavar="ID", help="take back the join or separation on ID (abstract or paper)"
+    )
+    what.add_argument("--list", action="store_true", help="list the joins and separations you made")
 
 
 def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope join``."""
-    if args.list or args.undo:
+    if args.list or args.undo or args.apart:
         if args.ids:
-            error("--list and --undo take no other ids")
+            error("--list, --undo and --apart take no other ids")
             return 2
+        if args.apart:
+            return _apart(ctx, args.apart)
         return _list(ctx) if args.list else _undo(ctx, args.undo)
     if len(args.ids) not in (1, 2):
         error("give ABSTRACT_ID and PAPER_ID (or ABSTRACT_ID alone to follow its hint)")
@@ -92,6 +105,30 @@ def _likeliest(lone: Paper, papers: Sequence[Paper]) -> None:
         echo(f"  {paper.id:<8} {paper.title}  ({author_line(paper) or 'authors unknown'})")
 
 
+def _apart(ctx: Context, paper: str) -> int:
+    """Write the separation, rebuild, and check that the abstract now stands alone."""
+    report_problems(ctx)
+    path = ctx.paths.hand_joins
+    try:
+        apart = plan_apart(ctx.catalogue().get, paper, path)
+        add_join(path, apart)
+    except JoinRefused as exc:
+        error(str(exc))
+        return 1
+    fresh = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
+    alone = fresh.get(apart.abstract_id)
+    if alone is None or alone.event_id is not None:
+        remove_joins(path, fresh.get, str(apart.event_id))
+        error(f"{paper} keeps its abstract: the conference's own abstract of the paper is "
+              "the same text, which no separation overrides (nothing was written)")  # fmt: skip
+        return 1
+    echo(f"Took {apart.abstract_id} apart from {apart.event_id}: {apart.title}")
+    echo(f"The abstract stands on its own; J or paperscope join {apart.abstract_id} PAPER_ID "
+         "joins it to its paper.")  # fmt: skip
+    echo(f"Written to {path}; paperscope join --undo {apart.event_id} takes it back.")
+    return 0
+
+
 def _undo(ctx: Context, wanted: str) -> int:
     try:
         removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, wanted)
@@ -99,7 +136,8 @@ def _undo(ctx: Context, wanted: str) -> int:
         error(str(exc))
         return 1
     for join in removed:
-        echo(f"Took back the join of {join.abstract_id} to {join.event_id}: {join.title}")
+        what = "separation" if isinstance(join, Apart) else "join"
+        echo(f"Took back the {what} of {join.abstract_id} to {join.event_id}: {join.title}")
     return 0
 
 
@@ -115,9 +153,12 @@ def _list(ctx: Context) -> int:
         return 0
     echo(f"Joins made by hand, in {path}:")
     for number, line in enumerate(lines, 1):
-        join = parse_line(line)
-        if join is None:
-            echo(f"  line {number}: not a join (kept as it is, skipped)")
-        else:
+        join, apart = parse_line(line), parse_apart(line)
+        if join is not None:
             echo(f"  {join.event_id:<8} {join.abstract_id}  {join.joined:<10}  {join.title}")
+        elif apart is not None:
+            ids = ", ".join(apart.abstract_ids)
+            echo(f"  {apart.event_id:<8} apart from {ids}  {apart.separated:<10}  {apart.title}")
+        else:
+            echo(f"  line {number}: not a join (kept as it is, skipped)")
     return 0

@@ -7,7 +7,7 @@ paperscope dump --format jsonl|csv
 paperscope index [--rebuild]
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
 paperscope similar ID [--limit N] [--json]
-paperscope join ABSTRACT_ID [PAPER_ID] | --undo ID | --list
+paperscope join ABSTRACT_ID [PAPER_ID] | --apart PAPER_ID | --undo ID | --list
 paperscope recommend [--limit N] [--json]
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]

@@ -3,7 +3,8 @@
 :func:`what_j_does` says what ``J`` does for a paper: the user picks, among
 :class:`~index_builder.catalogue.hand_joins.Candidates`, the paper of a lone abstract
 (``paper``) or the abstract of a table paper without one (``abstract``); a paper joined
-by hand is offered ``undo`` (asked first); else a sentence says why it does nothing.
+by hand is offered ``undo`` and a paper the automatic join gave a listed abstract
+``apart`` (both asked first); else a sentence says why it does nothing.
 :func:`join_in_worker` writes the change to the joins file (see
 :mod:`index_builder.catalogue.hand_joins`) and swaps in a catalogue and index built
 afresh, as an update does (:func:`tui.commands.update.swap_in_fresh`). The command line
@@ -17,11 +18,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from index_builder.catalogue.hand_joins import (
+    Apart,
     HandJoin,
     JoinRefused,
     add_join,
     is_hand_joined,
     joinable,
+    listed_abstract_ids,
     remove_joins,
 )
 from index_builder.model import Paper
@@ -34,13 +37,16 @@ if TYPE_CHECKING:
     from tui.shared.context import Context
 
 
-def what_j_does(paper: Paper, ctx: Context) -> Literal["paper", "abstract", "undo"] | str:
+def what_j_does(paper: Paper, ctx: Context) -> Literal["paper", "abstract", "undo", "apart"] | str:
     """``paper`` (pick the lone abstract's paper), ``abstract`` (pick the abstract of a
-    table paper without one), ``undo``, or why ``J`` does nothing for ``paper``."""
+    table paper without one), ``undo``, ``apart`` (take apart an automatic join), or why
+    ``J`` does nothing for ``paper``."""
     if is_hand_joined(paper, ctx.paths.hand_joins):
         return "undo"
     if joinable(paper):
         return "abstract"
+    if paper.event_id is not None and ":" not in paper.id and listed_abstract_ids(paper):
+        return "apart"
     if paper.event_id is not None:
         return (
             "This paper has its abstract already. J joins an abstract that stands on its "
@@ -60,10 +66,20 @@ def undo_question(paper: Paper, ctx: Context) -> tuple[str, str]:
     )
 
 
+def apart_question(paper: Paper, ctx: Context) -> tuple[str, str]:
+    """The question and its detail before an automatic join is taken apart."""
+    return (
+        f"Is this abstract not the one of {paper.id}? Take them apart?",
+        f"“{paper.title}” loses the abstract your list gave it, which stands on its own "
+        f"again and is never joined to this paper by itself (written to "
+        f"{ctx.paths.hand_joins}; paperscope join --undo {paper.id} takes it back).",
+    )
+
+
 def join_in_worker(
     app: App[int],
     ctx: Context,
-    change: HandJoin | str,
+    change: HandJoin | Apart | str,
     cancel: threading.Event,
     *,
     adopt: Callable[[Context], None],
@@ -71,11 +87,12 @@ def join_in_worker(
     swap_in: Callable[[Callable[[], SearchIndex], Catalogue, SearchIndex, str | None], None],
     show_paper: Callable[[str], None],
 ) -> None:
-    """Write the join (or, ``change`` a paper id, take back its join), then rebuild and
-    swap in (run in a thread worker).
+    """Write the join or separation (or, ``change`` a paper id, take back its join), then
+    rebuild and swap in (run in a thread worker).
 
     ``show_paper`` is told, before the swap, which paper the cursor goes to: the table
-    paper after a join, the lone abstract after an undo.
+    paper after a join, the lone abstract after an undo or a separation. A separation that
+    does not take (the conference's own abstract is the same text) is taken back and said.
     """
     from tui.commands.update import swap_in_fresh
     from tui.shared.context import Context as Fresh
@@ -84,6 +101,9 @@ def join_in_worker(
         if isinstance(change, HandJoin):
             add_join(ctx.paths.hand_joins, change)
             target, done = change.abstract_id, f"Joined to {change.event_id}"
+        elif isinstance(change, Apart):
+            add_join(ctx.paths.hand_joins, change)
+            target, done = change.abstract_id, f"Taken apart from {change.event_id}"
         else:
             removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, change)
             target, done = removed[0].abstract_id, "Join taken back"
@@ -93,6 +113,12 @@ def join_in_worker(
     app.call_from_thread(show_paper, target)
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
+    alone = catalogue.get(target) if isinstance(change, Apart) else None
+    if isinstance(change, Apart) and alone is not None and alone.event_id is not None:
+        remove_joins(ctx.paths.hand_joins, catalogue.get, str(change.event_id))
+        said = "The conference's own abstract of this paper is the same text: it stays joined."
+        app.call_from_thread(app.notify, said, title="Join", severity="error")
+        return
     app.call_from_thread(app.notify, f"{done}: rebuilding the index…", title="Join")
     swap_in_fresh(
         app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in

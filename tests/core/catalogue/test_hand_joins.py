@@ -14,13 +14,17 @@ from pathlib import Path
 import pytest
 
 from index_builder.catalogue.hand_joins import (
+    Apart,
     Candidates,
     HandJoin,
     JoinRefused,
     add_join,
     is_hand_joined,
     joinable,
+    listed_abstract_ids,
+    parse_apart,
     parse_line,
+    plan_apart,
     plan_join,
     read_joins,
     remove_joins,
@@ -195,3 +199,71 @@ def test_the_right_paper_is_a_candidate_for_nearly_every_abstract_left_alone(
     figures = (len(alone), firsts, within)
     assert len(alone) >= 30 and firsts >= 0.75 * len(alone), figures
     assert within >= 0.9 * len(alone), figures
+
+
+def test_a_join_taken_apart_leaves_both_on_their_own_and_is_never_made_again(
+    tmp_path: Path, before: Catalogue
+) -> None:
+    joined = before.get(JOINED_ROW)
+    assert joined is not None and joined.abstract and JOINED_ABSTRACT in joined.aliases
+    assert listed_abstract_ids(joined) == (JOINED_ABSTRACT,)
+    joins = tmp_path / "joins.jsonl"
+    apart = plan_apart(before.get, JOINED_ABSTRACT, joins, today=DAY)  # either id names it
+    assert (apart.event_id, apart.abstract_ids, apart.separated) == (
+        int(JOINED_ROW),
+        (JOINED_ABSTRACT,),
+        "2026-12-05",
+    )
+    add_join(joins, apart)
+    assert read_joins(joins) == []  # a separation is no join
+
+    after = build(tmp_path, joins)
+    row, alone = after.get(JOINED_ROW), after.get(JOINED_ABSTRACT)
+    assert row is not None and not row.abstract and JOINED_ABSTRACT not in row.aliases
+    assert row.authors == joined.authors and row.title == joined.title
+    assert alone is not None and alone.id == JOINED_ABSTRACT and alone.event_id is None
+    assert alone.abstract == joined.abstract and JOINED_ROW not in alone.possibly_same_as
+    assert not after.problems and len(after) == len(before) + 1
+    assert joinable(row)  # a join by hand may still put them together: the user's word
+
+    removed = remove_joins(joins, after.get, JOINED_ROW)
+    assert removed == [apart] and not joins.exists()
+    assert build(tmp_path).get(JOINED_ABSTRACT).id == JOINED_ROW  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("paper", "said"),
+    [
+        ("99999999", "no paper with id '99999999'"),
+        (LONE_ABSTRACT, "is not a paper of the ICML 2026 table"),
+        (UNHINTED_ROW, "holds no abstract of your lists to take apart"),
+    ],
+)
+def test_only_an_automatic_join_of_a_listed_abstract_is_taken_apart(
+    tmp_path: Path, before: Catalogue, paper: str, said: str
+) -> None:
+    with pytest.raises(JoinRefused) as caught:
+        plan_apart(before.get, paper, tmp_path / "joins.jsonl")
+    assert said in str(caught.value)
+
+
+def test_a_join_made_by_hand_is_taken_back_not_apart(tmp_path: Path, before: Catalogue) -> None:
+    joins = tmp_path / "joins.jsonl"
+    add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    joined = build(tmp_path, joins)
+    with pytest.raises(JoinRefused, match=f"paperscope join --undo {LONE_HINT} takes that back"):
+        plan_apart(joined.get, LONE_HINT, joins)
+
+
+def test_a_separation_round_trips_and_bad_ones_are_named_and_skipped(tmp_path: Path) -> None:
+    apart = Apart.of(62850, "T \u201cq\u201d", ("a63f9df05de", "a0123456789"), "2026-12-05")
+    assert parse_apart(apart.line()) == apart and parse_line(apart.line()) is None
+    assert parse_apart(HandJoin.of(1, "T", "A").line()) is None
+    for line in ('{"apart": true, "event_id": 1, "abstract_ids": []}', '{"apart": 1}', "{"):
+        assert parse_apart(line) is None
+    joins = tmp_path / "joins.jsonl"
+    joins.write_text(apart.line() + '\n{"apart": true, "event_id": 62850}\n', encoding="utf-8")
+    built = load_catalogue([TABLE, joins])
+    assert [p.message for p in built.problems] == [
+        "1 of 2 records skipped (1 a join taken apart without its event_id and abstract_ids)"
+    ]

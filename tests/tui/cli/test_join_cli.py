@@ -79,6 +79,31 @@ def test_join_follows_the_hint_and_undo_takes_it_back(paperscope: object, tmp_pa
     assert "holds none" in call("join", "--list").stdout  # type: ignore[operator]
 
 
+def test_apart_separates_an_automatic_join_and_undo_restores_it(
+    paperscope: object, tmp_path: Path
+) -> None:
+    call = paperscope
+    joined = shown(call, JOINED_ROW)
+    assert joined["abstract"] and JOINED_ABSTRACT in joined["aliases"]  # type: ignore[operator]
+
+    done = call("join", "--apart", JOINED_ROW)  # type: ignore[operator]
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Took {JOINED_ABSTRACT} apart from {JOINED_ROW}: ProEval")
+    assert f"paperscope join --undo {JOINED_ROW} takes it back" in done.stdout
+    row, alone = shown(call, JOINED_ROW), shown(call, JOINED_ABSTRACT)
+    assert not row["abstract"] and row["authors"] == joined["authors"]
+    assert alone["id"] == JOINED_ABSTRACT and alone["event_id"] is None
+    assert alone["abstract"] == joined["abstract"]
+    listed = call("join", "--list")  # type: ignore[operator]
+    assert f"{JOINED_ROW}    apart from {JOINED_ABSTRACT}" in listed.stdout
+
+    undone = call("join", "--undo", JOINED_ABSTRACT)  # type: ignore[operator]
+    assert undone.returncode == 0, undone.stderr
+    assert f"Took back the separation of {JOINED_ABSTRACT} to {JOINED_ROW}" in undone.stdout
+    assert shown(call, JOINED_ABSTRACT)["id"] == JOINED_ROW
+    assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
+
+
 def test_an_abstract_without_a_hint_is_not_joined_its_likeliest_papers_listed(
     paperscope: object, tmp_path: Path
 ) -> None:
@@ -102,7 +127,9 @@ def test_an_abstract_without_a_hint_is_not_joined_its_likeliest_papers_listed(
         (("a0000000000", LONE_HINT), 1, "no paper with id 'a0000000000'"),
         (("--undo", LONE_HINT), 1, "no join you made is on '64328'"),
         ((), 2, "give ABSTRACT_ID and PAPER_ID"),
-        (("--undo", LONE_HINT, LONE_ABSTRACT), 2, "--list and --undo take no other ids"),
+        (("--undo", LONE_HINT, LONE_ABSTRACT), 2, "--list, --undo and --apart take no other ids"),
+        (("--apart", UNHINTED_ROW), 1, "holds no abstract of your lists to take apart"),
+        (("--apart", LONE_ABSTRACT), 1, "is not a paper of the ICML 2026 table"),
     ],
 )
 def test_refusals_say_why_and_write_nothing(

@@ -17,7 +17,7 @@
 | y / Y   | cite / cite_format | copy the default citation / pick a format   |
 | R       | for_you         | For you: papers ranked by the reading list     |
 | x / u   | dismiss / undo_dismiss | not interested (hidden from For you) / undo |
-| J       | join            | join by hand: pick the paper or the abstract / undo |
+| J       | join            | join by hand: pick the paper or the abstract / undo / take apart |
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "app.join_by_hand",
         "Join by hand",
         show=False,
-        tooltip="Join an abstract and a paper by hand, or undo",
+        tooltip="Join an abstract and a paper by hand, undo, or take a wrong join apart",
         id="join",
     ),
     Binding(
