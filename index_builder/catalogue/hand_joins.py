@@ -49,19 +49,10 @@ class JoinRefused(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class HandJoin:
-    """One join of the file: an abstract's text put on the row of an event id."""
+class _OnRow:
+    """A line of the file about one row of the table: what it states, as a partial paper."""
 
     paper: Paper
-    """What the line states: the row's ``event_id`` and ``title_raw``, the ``abstract_raw``."""
-    joined: str = ""
-    """The day it was made (``YYYY-MM-DD``), for the user reading the file."""
-
-    @classmethod
-    def of(cls, event_id: int, title: str, abstract: str, joined: str = "") -> HandJoin:
-        """The join of ``abstract`` to the row ``event_id`` (titled ``title``)."""
-        stated = Paper("", "", title_raw=title, abstract_raw=abstract, event_id=event_id)
-        return cls(stated, joined)
 
     @property
     def event_id(self) -> int:
@@ -72,6 +63,23 @@ class HandJoin:
     def title(self) -> str:
         """The row's title, as the table writes it."""
         return self.paper.title_raw
+
+
+@dataclass(frozen=True, slots=True)
+class HandJoin(_OnRow):
+    """One join of the file: an abstract's text put on the row of an event id.
+
+    Its :attr:`paper` states the row's ``event_id`` and ``title_raw``, and the ``abstract_raw``.
+    """
+
+    joined: str = ""
+    """The day it was made (``YYYY-MM-DD``), for the user reading the file."""
+
+    @classmethod
+    def of(cls, event_id: int, title: str, abstract: str, joined: str = "") -> HandJoin:
+        """The join of ``abstract`` to the row ``event_id`` (titled ``title``)."""
+        stated = Paper("", "", title_raw=title, abstract_raw=abstract, event_id=event_id)
+        return cls(stated, joined)
 
     @property
     def abstract(self) -> str:
@@ -97,8 +105,11 @@ class HandJoin:
 
 
 @dataclass(frozen=True, slots=True)
-class Apart:
+class Apart(_OnRow):
     """One join taken apart: the row of ``event_id`` is not the paper of these abstracts.
+
+    Its :attr:`paper` states the row's ``event_id`` and ``title_raw``, and the abstracts'
+    ids as its ``aliases``.
 
     For a join the automatic join got wrong. Its line is a record the catalogue reads
     (:func:`index_builder.sources.records.record_from_json`)::
@@ -107,9 +118,6 @@ class Apart:
          "abstract_ids": ["a63f9df05de"], "separated": "2026-12-06"}
     """
 
-    paper: Paper
-    """What the line states: the row's ``event_id`` and ``title_raw``, the abstracts' ids
-    as its ``aliases``."""
     separated: str = ""
     """The day it was made (``YYYY-MM-DD``), for the user reading the file."""
 
@@ -118,16 +126,6 @@ class Apart:
         """The separation of the row ``event_id`` (titled ``title``) and the abstracts ``ids``."""
         stated = Paper("", "", title_raw=title, event_id=event_id, aliases=tuple(ids))
         return cls(stated, separated)
-
-    @property
-    def event_id(self) -> int:
-        """The row's event id."""
-        return self.paper.event_id or 0
-
-    @property
-    def title(self) -> str:
-        """The row's title, as the table writes it."""
-        return self.paper.title_raw
 
     @property
     def abstract_ids(self) -> tuple[str, ...]:
