@@ -335,11 +335,12 @@ class PaperScopeApp(App[int]):
     @work(thread=True, exclusive=True, group="join", exit_on_error=False)
     def _candidates_worker(self, paper: Paper, catalogue: PaperSource, for_paper: bool) -> None:
         """Rank the candidates (the titles are indexed once per catalogue), then ask."""
-        from index_builder.catalogue.hand_joins import Candidates
+        from index_builder.catalogue.hand_joins import Candidates, read_aparts
 
         held = self._candidates
         if held is None or held[0] is not catalogue:
-            held = self._candidates = (catalogue, Candidates(catalogue.papers))
+            aparts = read_aparts(self.ctx.paths.hand_joins)
+            held = self._candidates = (catalogue, Candidates(catalogue.papers, aparts))
         found = held[1].abstracts_for(paper) if for_paper else held[1].of(paper)
         self.call_from_thread(self._pick, paper, catalogue, found, for_paper)
 

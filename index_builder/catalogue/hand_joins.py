@@ -176,6 +176,15 @@ def parse_apart(line: str) -> Apart | None:
     )
 
 
+def read_aparts(path: Path) -> list[Apart]:
+    """Every separation the file holds (none when it cannot be read: it is named elsewhere)."""
+    try:
+        lines = read_lines(path)
+    except JoinRefused:
+        return []
+    return [a for a in map(parse_apart, lines) if a is not None]
+
+
 def parse_line(line: str) -> HandJoin | None:
     """The join one line of the file holds; ``None`` for a line that holds none."""
     try:
@@ -224,8 +233,12 @@ class Candidates:
     build one per catalogue and keep it.
     """
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        """Index the titles of the joinable papers among ``papers``; note the lone abstracts."""
+    def __init__(self, papers: Sequence[Paper], aparts: Sequence[Apart] = ()) -> None:
+        """Index the titles of the joinable papers among ``papers``; note the lone abstracts.
+
+        A pair the user took apart (``aparts``) is never offered again.
+        """
+        self._apart = {(i, a.event_id) for a in aparts for i in a.abstract_ids}
         self.papers = [p for p in papers if joinable(p)]
         self.lone = [p for p in papers if p.event_id is None and p.abstract_raw]
         self._index = TitleIndex([p.title_raw or p.title for p in self.papers])
@@ -240,21 +253,30 @@ class Candidates:
 
     def of(self, abstract: Paper, limit: int = CANDIDATES) -> list[Paper]:
         """Up to ``limit`` papers for the lone ``abstract`` (its hint before all)."""
-        found = [self.papers[self._row[i]] for i in abstract.possibly_same_as if i in self._row]
+        hinted = [self.papers[self._row[i]] for i in abstract.possibly_same_as if i in self._row]
         # Ranked as the join ranks (its breadth of nominated titles), then cut.
         ranked = self._index.ranked(self._terms_of(abstract), RANK_LIMIT)
-        found.extend(self.papers[row] for score, row in ranked[: limit + len(found)] if score > 0)
-        return list({p.id: p for p in found}.values())[:limit]
+        found: dict[str, Paper] = {}
+        for paper in [*hinted, *(self.papers[row] for score, row in ranked if score > 0)]:
+            if len(found) == limit:
+                break
+            if not self._taken_apart(abstract, paper):
+                found.setdefault(paper.id, paper)
+        return list(found.values())
+
+    def _taken_apart(self, abstract: Paper, paper: Paper) -> bool:
+        return (abstract.id, paper.event_id) in self._apart
 
     def abstracts_for(self, paper: Paper, limit: int = CANDIDATES) -> list[Paper]:
         """Up to ``limit`` lone abstracts for the joinable ``paper`` (those hinted at it first)."""
         row = self._row.get(paper.id)
         if row is None:
             return []
-        hinted = [a for a in self.lone if paper.id in a.possibly_same_as]
+        lone = [a for a in self.lone if not self._taken_apart(a, paper)]
+        hinted = [a for a in lone if paper.id in a.possibly_same_as]
         scored = [
             (score, a)
-            for a in self.lone
+            for a in lone
             if paper.id not in a.possibly_same_as
             and (score := self._index.score(self._terms_of(a), row)) > 0
         ]

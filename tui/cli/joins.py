@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 from index_builder.catalogue.hand_joins import (
     Apart,
@@ -28,6 +29,7 @@ from index_builder.catalogue.hand_joins import (
     parse_line,
     plan_apart,
     plan_join,
+    read_aparts,
     read_lines,
     remove_joins,
 )
@@ -77,7 +79,7 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
         if lone is not None and lone.event_id is None and not hints:
             error(f"{abstract} has no 'possibly the same as' hint: name the paper, "
                   f"paperscope join {abstract} PAPER_ID")  # fmt: skip
-            _likeliest(lone, catalogue.papers)
+            _likeliest(lone, catalogue.papers, ctx.paths.hand_joins)
             return 1
         paper = hints[0] if hints else (lone.id if lone is not None else "")
     try:
@@ -96,9 +98,9 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
-def _likeliest(lone: Paper, papers: Sequence[Paper]) -> None:
+def _likeliest(lone: Paper, papers: Sequence[Paper], path: Path) -> None:
     """Print the papers the abstract most likely is (those without an abstract)."""
-    found = Candidates(papers).of(lone)
+    found = Candidates(papers, read_aparts(path)).of(lone)
     if found:
         echo("The likeliest papers of the table without an abstract:")
     for paper in found:

@@ -26,6 +26,7 @@ from index_builder.catalogue.hand_joins import (
     parse_line,
     plan_apart,
     plan_join,
+    read_aparts,
     read_joins,
     remove_joins,
 )
@@ -225,6 +226,10 @@ def test_a_join_taken_apart_leaves_both_on_their_own_and_is_never_made_again(
     assert alone.abstract == joined.abstract and JOINED_ROW not in alone.possibly_same_as
     assert not after.problems and len(after) == len(before) + 1
     assert joinable(row)  # a join by hand may still put them together: the user's word
+    assert Candidates(after.papers).of(alone)[0].id == JOINED_ROW  # by the titles alone
+    offered = Candidates(after.papers, read_aparts(joins))
+    assert JOINED_ROW not in [p.id for p in offered.of(alone)] and len(offered.of(alone)) == 5
+    assert JOINED_ABSTRACT not in [a.id for a in offered.abstracts_for(row)]
 
     removed = remove_joins(joins, after.get, JOINED_ROW)
     assert removed == [apart] and not joins.exists()
