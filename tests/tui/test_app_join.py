@@ -29,6 +29,7 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ROW,
     write_lone_list,
 )
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
 from tests.helpers.tui_helpers import main, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
 from tui.screens.join_dialog import JoinDialog, JoinPicker
@@ -158,3 +159,24 @@ def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) 
     assert "J joins an abstract that stands on its own" in what_j_does(official, ctx)
     listed = replace(official, aliases=(JOINED_ABSTRACT,))
     assert what_j_does(listed, ctx) == "apart"
+
+
+async def test_j_cannot_take_apart_the_conference_own_abstract_and_says_so(
+    tmp_path: Path,
+) -> None:
+    folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    listed = write_lone_list(tmp_path / "mine.txt")
+    sources = [TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed]
+    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
+    app = PaperScopeApp(ctx, config=Config(path=paths.config_file))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "proeval")
+        assert current_id(screen) == JOINED_ROW
+        await pilot.press("J")
+        await shown(pilot, JoinDialog)
+        await pilot.press("y")
+        said = "The conference's own abstract of this paper is the same text: it stays joined."
+        notes = app._notifications
+        assert await until(pilot, lambda: any(said in str(n.message) for n in notes), 180)
+        assert not paths.hand_joins.exists() and current_id(screen) == JOINED_ROW

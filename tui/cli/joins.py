@@ -121,8 +121,10 @@ def _apart(ctx: Context, paper: str) -> int:
     alone = fresh.get(apart.abstract_id)
     if alone is None or alone.event_id is not None:
         remove_joins(path, fresh.get, str(apart.event_id))
-        error(f"{paper} keeps its abstract: the conference's own abstract of the paper is "
-              "the same text, which no separation overrides (nothing was written)")  # fmt: skip
+        error(
+            f"{paper} keeps its abstract: the conference's own abstract of the paper is the "
+            f"same text, which no separation overrides ({path} is left as it was)"
+        )
         return 1
     echo(f"Took {apart.abstract_id} apart from {apart.event_id}: {apart.title}")
     echo(f"The abstract stands on its own; J or paperscope join {apart.abstract_id} PAPER_ID "

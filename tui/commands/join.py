@@ -110,7 +110,6 @@ def join_in_worker(
     except JoinRefused as exc:
         app.call_from_thread(app.notify, str(exc), title="Join", severity="error")
         return
-    app.call_from_thread(show_paper, target)
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
     alone = catalogue.get(target) if isinstance(change, Apart) else None
@@ -119,6 +118,7 @@ def join_in_worker(
         said = "The conference's own abstract of this paper is the same text: it stays joined."
         app.call_from_thread(app.notify, said, title="Join", severity="error")
         return
+    app.call_from_thread(show_paper, target)
     app.call_from_thread(app.notify, f"{done}: rebuilding the index…", title="Join")
     swap_in_fresh(
         app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in

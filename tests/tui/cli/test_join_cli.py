@@ -26,6 +26,7 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ROW,
     write_lone_list,
 )
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
 
 
 @pytest.fixture
@@ -137,4 +138,20 @@ def test_refusals_say_why_and_write_nothing(
 ) -> None:
     done = paperscope("join", *args)  # type: ignore[operator]
     assert done.returncode == status and said in done.stderr, (done.returncode, done.stderr)
+    assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
+
+
+def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(tmp_path: Path) -> None:
+    folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
+    listed = write_lone_list(tmp_path / "mine.txt")
+    sources = [str(p) for p in (TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed)]
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "--no-bundled",
+         *(a for s in sources for a in ("--source", s)), "join", "--apart", JOINED_ROW],
+        env={**os.environ, HOME_ENV: str(tmp_path / "home")},
+        capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout
+    assert f"{JOINED_ROW} keeps its abstract: the conference's own abstract" in done.stderr
+    assert "joins.jsonl is left as it was" in done.stderr
     assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
