@@ -347,22 +347,28 @@ def add_join(path: Path, join: HandJoin | Apart) -> None:
 
 
 def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin | Apart]:
-    """Take back the joins and separations of ``wanted`` (the abstract's id or its paper's);
-    returns them.
+    """Take back the joins on ``wanted`` (the abstract's id or its paper's), or when there
+    is none, its separations; returns what was taken back.
+
+    A join by hand of an abstract that was taken apart from another paper is taken back
+    alone: the separation holds until it is taken back in turn.
 
     Raises :class:`JoinRefused` when no line of the file is on that id.
     """
     paper = lookup(wanted)
     ids = {wanted.strip(), *((paper.id, *paper.aliases) if paper is not None else ())}
     event_id = paper.event_id if paper is not None else None
-    kept: list[str] = []
-    removed: list[HandJoin | Apart] = []
-    for line in read_lines(path):
-        join: HandJoin | Apart | None = parse_line(line) or parse_apart(line)
-        if join is not None and (join.event_id == event_id or join.abstract_id in ids):
-            removed.append(join)
-        else:
-            kept.append(line)
+    lines = read_lines(path)
+    stated = [parse_line(line) or parse_apart(line) for line in lines]
+    on = [
+        n
+        for n, found in enumerate(stated)
+        if found is not None and (found.event_id == event_id or found.abstract_id in ids)
+    ]
+    joins = [n for n in on if isinstance(stated[n], HandJoin)]
+    taken = set(joins or on)
+    kept = [line for n, line in enumerate(lines) if n not in taken]
+    removed = [found for n, found in enumerate(stated) if n in taken and found is not None]
     if not removed:
         raise JoinRefused(f"no join you made is on {wanted!r} (paperscope join --list shows them)")
     if kept:

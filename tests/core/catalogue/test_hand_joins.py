@@ -272,3 +272,22 @@ def test_a_separation_round_trips_and_bad_ones_are_named_and_skipped(tmp_path: P
     assert [p.message for p in built.problems] == [
         "1 of 2 records skipped (1 a join taken apart without its event_id and abstract_ids)"
     ]
+
+
+def test_taking_back_a_join_by_hand_keeps_the_separation_before_it(
+    tmp_path: Path, before: Catalogue
+) -> None:
+    joins = tmp_path / "joins.jsonl"
+    add_join(joins, plan_apart(before.get, JOINED_ROW, joins, today=DAY))
+    apart = build(tmp_path, joins)
+    add_join(joins, plan_join(apart.get, JOINED_ABSTRACT, LONE_HINT, today=DAY))  # elsewhere
+    joined = build(tmp_path, joins)
+    assert joined.get(JOINED_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
+
+    first = remove_joins(joins, joined.get, LONE_HINT)
+    assert [type(r) for r in first] == [HandJoin]  # the separation stays
+    again = build(tmp_path, joins)
+    alone = again.get(JOINED_ABSTRACT)
+    assert alone is not None and alone.event_id is None  # not joined back to its wrong row
+    assert [type(r) for r in remove_joins(joins, again.get, JOINED_ABSTRACT)] == [Apart]
+    assert not joins.exists()
