@@ -381,6 +381,19 @@ def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin | Apa
     return removed
 
 
+def apart_took(path: Path, lookup: Lookup, apart: Apart) -> bool:
+    """After the rebuild: True when the separation took (its abstract stands alone).
+
+    Else the conference's own abstract of the paper is the same text (a join no separation
+    overrides): the separation's line is taken out of the file again.
+    """
+    alone = lookup(apart.abstract_id)
+    if alone is not None and alone.event_id is None:
+        return True
+    remove_joins(path, lookup, str(apart.event_id))
+    return False
+
+
 def is_hand_joined(paper: Paper, path: Path) -> bool:
     """True when a join of the file at ``path`` is on the paper's row."""
     if paper.event_id is None:

@@ -25,6 +25,7 @@ from index_builder.catalogue.hand_joins import (
     Candidates,
     JoinRefused,
     add_join,
+    apart_took,
     parse_apart,
     parse_line,
     plan_apart,
@@ -118,9 +119,7 @@ def _apart(ctx: Context, paper: str) -> int:
         error(str(exc))
         return 1
     fresh = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
-    alone = fresh.get(apart.abstract_id)
-    if alone is None or alone.event_id is not None:
-        remove_joins(path, fresh.get, str(apart.event_id))
+    if not apart_took(path, fresh.get, apart):
         error(
             f"{paper} keeps its abstract: the conference's own abstract of the paper is the "
             f"same text, which no separation overrides ({path} is left as it was)"

@@ -22,6 +22,7 @@ from index_builder.catalogue.hand_joins import (
     HandJoin,
     JoinRefused,
     add_join,
+    apart_took,
     is_hand_joined,
     joinable,
     listed_abstract_ids,
@@ -112,9 +113,7 @@ def join_in_worker(
         return
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
-    alone = catalogue.get(target) if isinstance(change, Apart) else None
-    if isinstance(change, Apart) and alone is not None and alone.event_id is not None:
-        remove_joins(ctx.paths.hand_joins, catalogue.get, str(change.event_id))
+    if isinstance(change, Apart) and not apart_took(ctx.paths.hand_joins, catalogue.get, change):
         said = "The conference's own abstract of this paper is the same text: it stays joined."
         app.call_from_thread(app.notify, said, title="Join", severity="error")
         return
