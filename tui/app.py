@@ -316,14 +316,14 @@ class PaperScopeApp(App[int]):
 
             self.push_screen(JoinDialog(*undo_question(paper, self.ctx), "Take back"), answered)
         elif what == "apart":
+            try:  # refused before asking (a join by hand, the conference's own text)
+                change = plan_apart(catalogue.get, paper.id, self.ctx.paths.hand_joins)
+            except JoinRefused as exc:
+                self.notify(str(exc), title="Join", severity="error")
+                return
 
             def apart(yes: bool | None) -> None:
                 if yes:
-                    try:
-                        change = plan_apart(catalogue.get, paper.id, self.ctx.paths.hand_joins)
-                    except JoinRefused as exc:
-                        self.notify(str(exc), title="Join", severity="error")
-                        return
                     self._join_worker(change)
 
             self.push_screen(JoinDialog(*apart_question(paper, self.ctx), "Take apart"), apart)

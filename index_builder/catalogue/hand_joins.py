@@ -37,6 +37,7 @@ from index_builder.atomic import write_atomic
 from index_builder.catalogue.join import RANK_LIMIT
 from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
 from index_builder.model import Paper
+from index_builder.venues import VENUES
 
 Lookup = Callable[[str], Paper | None]
 """A catalogue's ``get``: the paper with an id or alias."""
@@ -46,6 +47,13 @@ CANDIDATES = 5
 
 class JoinRefused(ValueError):
     """A join (or an undo) that cannot be made; the message says why, to the user."""
+
+
+KEEPS_ITS_ABSTRACT = (
+    "{id} keeps its abstract: the conference's own abstract of the paper is the same text "
+    "as your list's, which no separation overrides"
+)
+"""Why a certain join is not taken apart (``id``: the paper's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +163,22 @@ _ABSTRACT_ID = re.compile(r"a[0-9a-f]{10}")
 def listed_abstract_ids(paper: Paper) -> tuple[str, ...]:
     """The ids of the listed abstracts joined to a table paper (its ``a…`` aliases)."""
     return tuple(a for a in paper.aliases if _ABSTRACT_ID.fullmatch(a))
+
+
+def conference_text(paper: Paper) -> bool:
+    """True when the paper's abstract is its conference's own (from a venue's abstracts
+    feed) and one of its listed abstracts is that same text: a certain join, which no
+    separation overrides.
+
+    Whitespace and case aside; a copy that differs only in markup is found after the
+    rebuild instead (:func:`apart_took`).
+    """
+    from index_builder.sources.records import abstract_id  # renders LaTeX: not at import
+
+    feeds = {venue.abstracts_name for venue in VENUES}
+    if not paper.abstract_raw or feeds.isdisjoint(paper.sources):
+        return False
+    return abstract_id(paper.abstract_raw) in listed_abstract_ids(paper)
 
 
 def parse_apart(line: str) -> Apart | None:
@@ -336,6 +360,8 @@ def plan_apart(lookup: Lookup, paper: str, path: Path, today: dt.date | None = N
         )
     if not ids:
         raise JoinRefused(f"{row.id} ({row.title}) holds no abstract of your lists to take apart")
+    if conference_text(row):
+        raise JoinRefused(KEEPS_ITS_ABSTRACT.format(id=row.id))
     day = (today or dt.date.today()).isoformat()
     return Apart.of(row.event_id, row.title_raw or row.title, ids, day)
 

@@ -84,10 +84,14 @@ UNHINTED_ABSTRACT, UNHINTED_ROW = "a79714f934f", "64318"
 (Adaptive Sharpness-Aware Minimization with a Polyak-type Step size)."""
 
 
-def write_lone_list(path: Path) -> Path:
+def write_lone_list(path: Path, *, marked: bool = False) -> Path:
     """A list of three bundled abstracts: one that joins by itself, one left with a hint,
-    one left without."""
+    one left without; ``marked``: the first with its opening word in Markdown bold (the
+    same text as the conference's own once markup is set aside, but another id)."""
     texts = {abstract_id(e.text): " ".join(e.text.split()) for entries in lists() for e in entries}
+    if marked:
+        first, rest = texts[JOINED_ABSTRACT].split(" ", 1)
+        texts[JOINED_ABSTRACT] = f"**{first}** {rest}"
     body = "\n\n".join(texts[a] for a in (JOINED_ABSTRACT, LONE_ABSTRACT, UNHINTED_ABSTRACT))
     path.write_text(f"My papers\n\n{body}\n", encoding="utf-8")
     return path

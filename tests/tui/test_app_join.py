@@ -19,6 +19,7 @@ from textual.widgets import OptionList
 
 from index_builder.model import Paper
 from index_builder.paths import Paths
+from index_builder.sources.records import abstract_id
 from tests.helpers.catalogue_data import (
     JOINED_ABSTRACT,
     JOINED_ROW,
@@ -159,22 +160,48 @@ def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) 
     assert "J joins an abstract that stands on its own" in what_j_does(official, ctx)
     listed = replace(official, aliases=(JOINED_ABSTRACT,))
     assert what_j_does(listed, ctx) == "apart"
+    same = replace(listed, aliases=(abstract_id("The  feed's ABSTRACT."),))
+    assert what_j_does(same, ctx) == "apart"  # the same text, but no conference's feed gave it
+    certain = replace(same, sources=("icml-2026-abstracts.json", "mine.txt:1"))
+    assert "the join is certain and stays" in what_j_does(certain, ctx)
+    assert what_j_does(replace(certain, aliases=(JOINED_ABSTRACT,)), ctx) == "apart"
+
+
+def certain_app(tmp_path: Path, *, marked: bool) -> PaperScopeApp:
+    """An app on the table, the conference's feed and abstracts (the bundled texts among
+    them) and a list whose ProEval abstract is the feed's (``marked``: with Markdown bold)."""
+    folder = write_icml(tmp_path / "feeds")
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    listed = write_lone_list(tmp_path / "mine.txt", marked=marked)
+    sources = [TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed]
+    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
+    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
+
+
+async def test_j_on_the_conference_own_abstract_says_it_stays_without_asking(
+    tmp_path: Path,
+) -> None:
+    app = certain_app(tmp_path, marked=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "proeval")
+        assert current_id(screen) == JOINED_ROW
+        await pilot.press("J")
+        said = "the same text as your list's: the join is certain and stays."
+        notes = app._notifications
+        assert await until(pilot, lambda: any(said in str(n.message) for n in notes), 10)
+        assert app.screen is screen and not app.ctx.paths.hand_joins.exists()
 
 
 async def test_j_cannot_take_apart_the_conference_own_abstract_and_says_so(
     tmp_path: Path,
 ) -> None:
-    folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
-    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
-    listed = write_lone_list(tmp_path / "mine.txt")
-    sources = [TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed]
-    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
-    app = PaperScopeApp(ctx, config=Config(path=paths.config_file))
+    app = certain_app(tmp_path, marked=True)  # the same text once markup is set aside
+    paths = app.ctx.paths
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
         assert current_id(screen) == JOINED_ROW
         await pilot.press("J")
-        await shown(pilot, JoinDialog)
+        await shown(pilot, JoinDialog)  # not told before the rebuild: found after it
         await pilot.press("y")
         said = "The conference's own abstract of this paper is the same text: it stays joined."
         notes = app._notifications

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from index_builder.catalogue.hand_joins import (
+    KEEPS_ITS_ABSTRACT,
     Apart,
     Candidates,
     JoinRefused,
@@ -120,10 +121,7 @@ def _apart(ctx: Context, paper: str) -> int:
         return 1
     fresh = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
     if not apart_took(path, fresh.get, apart):
-        error(
-            f"{paper} keeps its abstract: the conference's own abstract of the paper is the "
-            f"same text, which no separation overrides ({path} is left as it was)"
-        )
+        error(f"{KEEPS_ITS_ABSTRACT.format(id=paper)} ({path} is left as it was)")
         return 1
     echo(f"Took {apart.abstract_id} apart from {apart.event_id}: {apart.title}")
     echo(f"The abstract stands on its own; J or paperscope join {apart.abstract_id} PAPER_ID "

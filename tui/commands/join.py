@@ -23,6 +23,7 @@ from index_builder.catalogue.hand_joins import (
     JoinRefused,
     add_join,
     apart_took,
+    conference_text,
     is_hand_joined,
     joinable,
     listed_abstract_ids,
@@ -47,6 +48,11 @@ def what_j_does(paper: Paper, ctx: Context) -> Literal["paper", "abstract", "und
     if joinable(paper):
         return "abstract"
     if paper.event_id is not None and ":" not in paper.id and listed_abstract_ids(paper):
+        if conference_text(paper):
+            return (
+                "This paper's abstract is the conference's own, the same text as your "
+                "list's: the join is certain and stays."
+            )
         return "apart"
     if paper.event_id is not None:
         return (

@@ -19,6 +19,7 @@ from index_builder.catalogue.hand_joins import (
     HandJoin,
     JoinRefused,
     add_join,
+    conference_text,
     is_hand_joined,
     joinable,
     listed_abstract_ids,
@@ -291,3 +292,17 @@ def test_taking_back_a_join_by_hand_keeps_the_separation_before_it(
     assert alone is not None and alone.event_id is None  # not joined back to its wrong row
     assert [type(r) for r in remove_joins(joins, again.get, JOINED_ABSTRACT)] == [Apart]
     assert not joins.exists()
+
+
+def test_the_conference_own_text_is_a_join_no_separation_overrides(tmp_path: Path) -> None:
+    from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
+
+    folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
+    catalogue = build(tmp_path, folder / ICML_FEED, folder / ICML_ABSTRACTS)
+    row = catalogue.get(JOINED_ROW)
+    assert row is not None and conference_text(row) and JOINED_ABSTRACT in row.aliases
+    with pytest.raises(JoinRefused, match=f"{JOINED_ROW} keeps its abstract: the conference"):
+        plan_apart(catalogue.get, JOINED_ROW, tmp_path / "joins.jsonl")
+    without_feed = build(tmp_path).get(JOINED_ROW)  # the list's text, the same id
+    assert without_feed is not None and not conference_text(without_feed)
+    assert plan_apart(build(tmp_path).get, JOINED_ROW, tmp_path / "joins.jsonl").event_id == 62850

@@ -141,9 +141,14 @@ def test_refusals_say_why_and_write_nothing(
     assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
 
 
-def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "marked", [False, True], ids=["same-text-refused-first", "same-but-markup-found-after"]
+)
+def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(
+    tmp_path: Path, marked: bool
+) -> None:
     folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
-    listed = write_lone_list(tmp_path / "mine.txt")
+    listed = write_lone_list(tmp_path / "mine.txt", marked=marked)
     sources = [str(p) for p in (TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed)]
     done = subprocess.run(
         [sys.executable, "-m", "tui", "--no-bundled",
@@ -153,5 +158,5 @@ def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(tmp_path
     )  # fmt: skip
     assert done.returncode == 1, done.stdout
     assert f"{JOINED_ROW} keeps its abstract: the conference's own abstract" in done.stderr
-    assert "joins.jsonl is left as it was" in done.stderr
+    assert ("joins.jsonl is left as it was" in done.stderr) is marked, done.stderr
     assert not (tmp_path / "home" / "data" / "joins.jsonl").exists()
