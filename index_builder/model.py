@@ -115,6 +115,12 @@ class Paper:
         return bool(self.abstract)
 
     @property
+    def unjoined(self) -> bool:
+        """True for a paper of your own files that no row of a conference's table holds (an
+        abstract the join left on its own: ``is:unjoined``)."""
+        return self.event_id is None
+
+    @property
     def has_code(self) -> bool:
         """True when the paper links to code."""
         return bool(self.code_urls)

@@ -53,6 +53,8 @@ def paper_doc(paper: Paper) -> dict[str, str]:
     flags_is = [paper.kind]
     if paper.spotlight and paper.kind != "spotlight":
         flags_is.append("spotlight")
+    if paper.unjoined:
+        flags_is.append("unjoined")
     flags_has = [
         name for name, on in (("abstract", paper.has_abstract), ("code", paper.has_code)) if on
     ]

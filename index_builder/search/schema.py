@@ -22,7 +22,7 @@ from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
 SCHEMA_VERSION = 4
-ANALYSIS_VERSION = 4
+ANALYSIS_VERSION = 5
 """Bump with any change of the terms, postings or vocabulary built from the same papers.
 ``tests/core/test_analysis_versions.py`` fails when the index of a fixture changes while
 this stays the same."""

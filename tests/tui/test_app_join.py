@@ -108,6 +108,25 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert not joins.exists()
 
 
+async def test_unjoined_lists_the_lone_abstracts_and_a_join_from_it_stays_on_top(
+    tmp_path: Path,
+) -> None:
+    app = join_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "is:unjoined")
+        listed = [h.paper.id for h in screen.results.hits]
+        assert sorted(listed) == sorted([LONE_ABSTRACT, UNHINTED_ABSTRACT])
+        await pilot.press(*(["j"] if listed[0] != LONE_ABSTRACT else []))
+        assert current_id(screen) == LONE_ABSTRACT
+        await pilot.press("J")
+        await shown(pilot, JoinPicker)
+        await pilot.press("enter")  # the suggested paper: the hint's
+        assert await until(pilot, lambda: current_id(screen) == LONE_HINT, 180)
+        await settle(pilot)
+        assert [h.paper.id for h in screen.results.hits] == [LONE_HINT, UNHINTED_ABSTRACT]
+        assert screen.box.value == "is:unjoined" and screen.results.cursor == 0
+
+
 async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path: Path) -> None:
     app = join_app(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

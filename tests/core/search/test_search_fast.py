@@ -51,6 +51,8 @@ QUERIES = [
     ("topic:optimization OR area:theory", False),
     ("is:bookmarked OR proeval", False),
     ("is:bookmarked learning", False),
+    ("is:unjoined", False),
+    ("learning -is:unjoined", False),
 ]
 
 

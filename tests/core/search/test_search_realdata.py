@@ -35,6 +35,20 @@ def test_table_is_whole(index: SearchIndex, papers: Sequence[Paper]) -> None:
     assert index.search("is:oral").total == sum(p.oral for p in papers) >= 160
 
 
+def test_unjoined_finds_the_abstracts_left_on_their_own(
+    index: SearchIndex, papers: Sequence[Paper]
+) -> None:
+    alone = {p.id for p in papers if p.event_id is None}
+    assert 0 < len(alone) < 10  # the bundled lists in their own order join 74 of 76
+    result = index.search("is:unjoined", limit=100)
+    assert {h.paper.id for h in result.hits} == alone and result.total == len(alone)
+    assert all(h.paper.title_derived for h in result.hits)
+    assert index.search("-is:unjoined").total == len(papers) - len(alone)
+    assert index.search("has:abstract -is:unjoined").total == sum(
+        p.has_abstract and p.event_id is not None for p in papers
+    )
+
+
 def test_proeval_first(index: SearchIndex) -> None:
     for query in ("proeval", "ProEval", "proev"):
         result = index.search(query, prefix=True)
