@@ -50,6 +50,9 @@ STRONG_RATIO = 2.0
 any rival claim), and a title whose name the abstract writes if it has one. Tuned on half
 of the real arXiv sample and of the bundled lists, shuffled (see ``tests/core/catalogue/
 test_join_shuffled.py``); the other halves are the test."""
+STRONG_TIERS: tuple[tuple[float, float], ...] = ((STRONG_SCORE, STRONG_RATIO),)
+"""Each ``(score, lead)`` pair is one way to a strong join (a looser one may be measured by
+``python -m tests.benchmarks.joins --tiers``; none is kept: see the README)."""
 AUTHOR_MIN_SCORE = 8.0
 """An author join also needs the title to share this much with the entry (a title that
 shares nothing is another paper of the same authors). Set on the tuning halves of the
@@ -107,9 +110,16 @@ class Join:
 class AbstractMatcher:
     """Abstracts scored against the titles once, ready to be joined (and re-joined cheaply)."""
 
-    def __init__(self, index: TitleIndex, abstracts: Sequence[str]) -> None:
-        """Analyse and rank every abstract against every title."""
+    def __init__(
+        self,
+        index: TitleIndex,
+        abstracts: Sequence[str],
+        tiers: Sequence[tuple[float, float]] = STRONG_TIERS,
+    ) -> None:
+        """Analyse and rank every abstract against every title; ``tiers``: the strong joins'
+        ``(score, lead)`` thresholds."""
         self.index = index
+        self.tiers = tuple(tiers)
         self.terms = [AbstractTerms.of(text) for text in abstracts]
         self._ranked = [index.ranked(t, RANK_LIMIT + EXCLUDE_SLACK) for t in self.terms]
         self.possible: dict[int, int] = {}
@@ -173,7 +183,7 @@ class AbstractMatcher:
         named_rows = {j.row for j in by_authors.values()}
         joins = {
             a: j
-            for a, j in _strong_joins(ranked, self._named).items()
+            for a, j in _strong_joins(ranked, self._named, self.tiers).items()
             if a not in by_authors and j.row not in named_rows
         }
         joins.update(by_authors)
@@ -183,7 +193,7 @@ class AbstractMatcher:
                 self.candidates(a, taken) if a not in joins and _rival_taken(c, taken) else []
                 for a, c in enumerate(ranked)
             ]
-            more = _strong_joins(rest, self._named)
+            more = _strong_joins(rest, self._named, self.tiers)
             if not more:
                 return joins
             joins.update(more)
@@ -247,10 +257,12 @@ def join_abstracts(
 def _strong_joins(
     ranked: Sequence[Sequence[tuple[float, int]]],
     named: Callable[[int, int], bool] = lambda abstract, row: True,
+    tiers: Sequence[tuple[float, float]] = STRONG_TIERS,
 ) -> dict[int, Join]:
     """Joins decided by the titles alone; contested rows go to a clear winner or to nobody.
 
-    ``named(abstract, row)`` is false when the row's title has a name the abstract lacks.
+    ``named(abstract, row)`` is false when the row's title has a name the abstract lacks;
+    the best title must pass one of ``tiers`` (a score and a lead over the runner-up).
     """
     claims: dict[int, list[tuple[float, int, float]]] = defaultdict(list)
     for abstract, candidates in enumerate(ranked):
@@ -258,7 +270,7 @@ def _strong_joins(
             continue
         best, row = candidates[0]
         runner_up = _runner_up(abstract, candidates, named)
-        clear = best >= STRONG_SCORE and best >= STRONG_RATIO * runner_up
+        clear = any(best >= score and best >= lead * runner_up for score, lead in tiers)
         if clear and named(abstract, row):
             claims[row].append((best, abstract, runner_up))
     joins = {}

@@ -27,11 +27,12 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from index_builder.catalogue.join import AbstractMatcher, Join
+from index_builder.catalogue.join import STRONG_TIERS, AbstractMatcher, Join
 from index_builder.catalogue.join_score import (
     STOPWORDS,
     AbstractTerms,
@@ -90,11 +91,11 @@ def score(case: Case, joins: dict[int, Join]) -> Score:
     return Score(right, len(joins) - right, len(case.abstracts) - len(joins))
 
 
-def run(case: Case, seed: int = 0) -> Score:
+def run(case: Case, seed: int = 0, tiers: Sequence[tuple[float, float]] = STRONG_TIERS) -> Score:
     """Join the case's list, shuffled with ``seed``, as one file (no helpful order)."""
     order = list(range(len(case.abstracts)))
     random.Random(seed).shuffle(order)
-    matcher = AbstractMatcher(TitleIndex(case.titles, case.authors), case.abstracts)
+    matcher = AbstractMatcher(TitleIndex(case.titles, case.authors), case.abstracts, tiers)
     return score(case, matcher.join(list(range(len(case.titles))), [order]))
 
 

@@ -119,6 +119,13 @@ def test_strong_joins_need_a_margin_over_the_runner_up() -> None:
     assert set(_strong_joins([[(80.0, 1), (40.0, 2)]])) == {0}
 
 
+def test_each_tier_is_one_way_to_a_strong_join() -> None:
+    ranked = [[(41.0, 1), (34.0, 2)], [(31.0, 3), (18.0, 4)], [(80.0, 5), (70.0, 6)]]
+    assert _strong_joins(ranked) == {}
+    looser = ((45.0, 2.0), (40.0, 1.15), (30.0, 1.6))
+    assert set(_strong_joins(ranked, tiers=looser)) == {0, 1}
+
+
 def test_longest_increasing_subsequence() -> None:
     values = [5, 1, 6, 2, 7, 3, 8]
     picked = [values[i] for i in _longest_increasing(values)]
