@@ -137,9 +137,11 @@ def doctor_report(ctx: Context) -> Iterator[str]:
     papers = catalogue.papers
     with_abstract = sum(1 for p in papers if p.has_abstract)
     joined = sum(1 for p in papers if p.has_abstract and p.event_id is not None)
+    alone = with_abstract - joined
     yield (
         f"  {len(papers)} papers; {with_abstract} with an abstract "
-        f"({joined} joined to their row, {with_abstract - joined} on their own)"
+        f"({joined} joined to their row, {alone} on their own"
+        f"{': is:unjoined lists them, J joins them' if alone else ''})"
     )
     yield from _feeds(ctx)
     yield ""

@@ -240,6 +240,7 @@ def test_doctor_reports_a_wrong_config_and_aligns_its_rows(
     text = "\n".join(lines)
     assert "citation_style must be one of" in text
     assert "keymap.bookmrk" in text and "keymap.bookmark" not in text
+    assert "(74 joined to their row, 2 on their own: is:unjoined lists them, J joins" in text
     paths = lines[lines.index("Paths") + 1 : lines.index("Paths") + 6]
     starts = {line.index("/") for line in paths}
     assert len(starts) == 1, paths
