@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,17 +27,17 @@ conn.execute("COMMIT")
 """
 
 ADDER = """
-import sys, time
+import sys
 from pathlib import Path
 from index_builder.model import Paper
 from index_builder.readinglist.store import ReadingList, ReadingListError
 
-folder, start, tag = Path(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-rounds, adds, step = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6])
+folder, tag = Path(sys.argv[1]), sys.argv[2]
+rounds, adds = int(sys.argv[3]), int(sys.argv[4])
 for r in range(rounds):
-    time.sleep(max(start + r * step - time.time() - 0.005, 0))
-    while time.time() < start + r * step:  # spin the last moments: both start together
-        pass
+    print(f"ready {r}", flush=True)
+    if sys.stdin.readline().strip() != "go":  # the test releases both processes at once
+        break
     try:
         for i in range(adds):
             with ReadingList(folder / f"list-{r}.sqlite3") as rl:
@@ -49,13 +48,39 @@ for r in range(rounds):
 
 
 def adder(*args: object) -> subprocess.Popen[str]:
-    """A process running :data:`ADDER` with ``args``."""
+    """A process running :data:`ADDER` with ``args``: before each round it prints
+    ``ready R`` and waits for a ``go`` line on its standard input."""
     return subprocess.Popen(
         [sys.executable, "-c", ADDER, *map(str, args)],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def run_rounds(procs: list[subprocess.Popen[str]], rounds: int) -> list[str]:
+    """Release ``procs`` together for each round, once all say they are ready; their output
+    other than the ``ready`` lines (the failures) is returned."""
+    failures: list[str] = []
+    for r in range(rounds + 1):
+        for proc in procs:
+            assert proc.stdout is not None
+            while (line := proc.stdout.readline()) and line.strip() != f"ready {r}":
+                failures.append(line.strip())  # a failure the round before printed
+            assert line or r == rounds, f"an adder ended before round {r}: {failures}"
+        if r == rounds:
+            break
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+    for proc in procs:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.close()
+        failures += [line.strip() for line in proc.stdout if line.strip()]
+        proc.wait(timeout=120)
+    return failures
 
 
 def test_an_add_waits_while_another_process_creates_the_list(tmp_path: Path) -> None:
@@ -66,11 +91,11 @@ def test_an_add_waits_while_another_process_creates_the_list(tmp_path: Path) -> 
     )
     assert creator.stdout is not None and creator.stdout.readline().strip() == "creating"
     try:
-        done = adder(tmp_path, time.time(), "a", 1, 3, 0)
-        out = done.communicate(timeout=60)[0]
+        done = adder(tmp_path, "a", 1, 3)
+        failures = run_rounds([done], 1)
     finally:
         creator.wait(timeout=30)
-    assert done.returncode == 0 and out == "", out
+    assert done.returncode == 0 and failures == [], failures
     with ReadingList(path) as rl:
         assert sorted(b.paper_id for b in rl.all()) == ["a0", "a1", "a2"]
 
@@ -84,12 +109,10 @@ def test_two_processes_adding_the_first_bookmarks_of_a_new_list_both_succeed(
     The window is a few ms wide, so this catches the old failure only in some rounds
     (1 to 3 of 60 here under load); the test above holds the moment open.
     """
-    rounds, adds, step = 60, 2, 0.15
-    start = time.time() + 1.5  # both interpreters are up by then
-    procs = [adder(tmp_path, start, tag, rounds, adds, step) for tag in ("a", "b")]
-    outputs = [p.communicate(timeout=120)[0] for p in procs]
-    assert all(p.returncode == 0 for p in procs), outputs
-    failures = [line for out in outputs for line in out.splitlines()]
+    rounds, adds = 60, 2
+    procs = [adder(tmp_path, tag, rounds, adds) for tag in ("a", "b")]
+    failures = run_rounds(procs, rounds)
+    assert all(p.returncode == 0 for p in procs), failures
     assert failures == [], f"{len(failures)} of {rounds} rounds failed: {failures[:3]}"
     for r in range(rounds):
         with ReadingList(tmp_path / f"list-{r}.sqlite3") as rl:

@@ -9,8 +9,9 @@ clean-up of dead builds' folders does not depend on the catalogue being built). 
 moments just after a start are tried on an empty home (a first start ever); the quits
 in the middle of the build on a home that holds the bundled catalogue's cache
 (``CACHED``), so that the build they cut short is the index's and starts at once. The
-time figure (≤ 0.5 s) comes from the benchmark; here generous waits only check that the
-process is gone long before the build could have finished.
+time figure (≤ 0.5 s) comes from the benchmark: the waits here are generous and fail
+saying what they waited for; that the quit cut the build short shows in the index left
+behind (none complete), not in a clock.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from index_builder.paths import HOME_ENV
 from index_builder.search import folder as indexfiles
 from tests.helpers.shared_builds import copy_home
 from tests.helpers.tmux import TmuxServer
+from tests.helpers.waiting import wait_until
 
 pytestmark = [
     pytest.mark.tmux,
@@ -84,14 +85,13 @@ class Shell:
         self.server.kill()
 
 
-def wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
-    """Poll ``predicate`` until it holds or ``seconds`` pass."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
+def wait_for(predicate: Callable[[], bool], seconds: float, what: str = "") -> bool:
+    """Poll ``predicate`` until it holds; fail, saying what was awaited, after ``seconds``.
+
+    The timeouts are generous on purpose: these tests check that the app quits cleanly at
+    each moment, not how fast (the benchmark measures that: ``tests/benchmarks/run.py``).
+    """
+    return wait_until(predicate, timeout=max(seconds, 30.0), what=what)
 
 
 def exited(shell: Shell) -> bool:
@@ -192,33 +192,31 @@ def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
     assert wait_for(lambda: "building index" in shell.screen(), 120), shell.screen()
     shell.keys("Escape")
     assert wait_for(lambda: "Search" in shell.screen(), 5)
-    time.sleep(0.3)  # Esc alone first: back to the list, then q as a key of its own
-    shell.keys("q")
+    shell.keys("q")  # Esc then q: the app reads them as two keys even sent together
     assert_quit_cleanly(shell)
     assert_next_start_builds(shell.home)
 
 
-def test_esc_q_half_a_second_after_start_gives_the_prompt_within_a_second(
-    shell: Shell,
-) -> None:
+def test_esc_q_early_in_a_first_start_gives_the_prompt(shell: Shell) -> None:
     # The search box has the focus at start, where q is a letter of the query: Esc
     # leaves it. Sent in one go, the two reach the app as the bytes of Alt+q (often
     # before it reads its first key), which the box takes as the Esc and q they were.
     shell.run_app()
-    time.sleep(0.5)  # the point of the test: this moment of a first start
-    pressed = time.monotonic()
+    # The moment of the test: the app's process is running (importing, or drawing its first
+    # frame) on an empty home. How fast the prompt comes back is the benchmark's figure.
+    wait_for(lambda: bool(processes_using(shell.home)), 30, "the app's process to start")
     shell.keys("Escape", "q")
-    assert wait_for(lambda: exited(shell), 1.0), (time.monotonic() - pressed, shell.screen())
+    wait_for(lambda: exited(shell), 30, "the shell prompt after Esc q")
     screen = shell.screen()
     assert "EXIT=0" in screen and "Traceback" not in screen, screen
     assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
     assert indexfiles.read_marker(shell.home / "cache" / "index") is None
 
 
-def test_ctrl_c_half_a_second_after_start_quits(shell: Shell) -> None:
+def test_ctrl_c_early_in_a_first_start_quits(shell: Shell) -> None:
     shell.run_app()
-    time.sleep(0.5)  # the point of the test: Ctrl+C at this moment of the start
-    shell.keys("C-c")
+    wait_for(lambda: bool(processes_using(shell.home)), 30, "the app's process to start")
+    shell.keys("C-c")  # the moment of the test: the app is starting on an empty home
     assert wait_for(lambda: exited(shell), 5), shell.screen()
     screen = shell.screen()
     assert "EXIT=" in screen and "Traceback" not in screen, screen

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.worker import WorkerError
 
+from tests.helpers.waiting import describe
 from tui.app import PaperScopeApp
 from tui.screens.main.screen import MainScreen
 
@@ -54,20 +55,22 @@ async def view_follows(pilot: Pilot[int]) -> None:
     if not screens:
         return
     screen = screens[0]
-    for _ in range(50):
-        if screen.results.current is screen.view.hit or screen.view.has_focus_within:
-            break
-        await pilot.pause(0.01)
+    await until(
+        pilot,
+        lambda: screen.results.current is screen.view.hit or screen.view.has_focus_within,
+        what="the paper view to show the paper under the cursor",
+    )
     await pilot.pause()
 
 
 async def ready(pilot: Pilot[int]) -> MainScreen:
     """Wait until the index is open and the first result is on screen."""
-    for _ in range(200):
-        await pilot.pause(0.02)
+
+    def searchable() -> bool:
         screen = main(pilot)
-        if screen.searcher is not None and screen.searcher.ready and screen.result is not None:
-            break
+        return screen.searcher is not None and screen.searcher.ready and screen.result is not None
+
+    await until(pilot, searchable, timeout=60, what="the index to open and a first result")
     await settle(pilot)
     return main(pilot)
 
@@ -89,12 +92,17 @@ async def type_query(pilot: Pilot[int], text: str, *, keys: bool = False) -> Mai
     return screen
 
 
-async def until(pilot: Pilot[int], predicate: Callable[[], bool], timeout: float = 20.0) -> bool:
-    """Let the app run until ``predicate()`` holds (True) or ``timeout`` seconds pass (False)."""
+async def until(
+    pilot: Pilot[int], predicate: Callable[[], bool], timeout: float = 20.0, what: str = ""
+) -> bool:
+    """Let the app run until ``predicate()`` holds (True); fail after ``timeout`` seconds,
+    saying what it waited for (``what``, else the predicate's name)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            return False
+            raise AssertionError(
+                f"gave up after {timeout:g} s waiting for {what or describe(predicate)}"
+            )
         await pilot.pause(0.02)
     return True
 

@@ -7,7 +7,7 @@ from textual.command import CommandPalette
 from textual.widgets import Static
 
 from index_builder.model import SearchResult
-from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query, until
 from tui.screens.help import HelpScreen
 from tui.screens.main.screen import MainScreen
 from tui.screens.reading_list.dialogs import ExportDialog
@@ -60,8 +60,8 @@ async def test_help_lists_each_key_once_with_its_id(make_app: AppFactory) -> Non
 async def palette_names(pilot) -> list[str]:
     app = pilot.app
     await pilot.press("ctrl+p")
-    await pilot.pause(0.3)
-    assert CommandPalette.is_open(app)
+    await until(pilot, lambda: CommandPalette.is_open(app), what="the command palette")
+    await settle(pilot)  # its providers have listed their commands
     options = app.screen.query_one("CommandList")
     names = [
         str(options.get_option_at_index(i).prompt).split("\n")[0]

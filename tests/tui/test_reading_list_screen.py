@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
 from index_builder.model import Paper
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.tui_helpers import until
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog
 from tui.screens.reading_list.screen import ReadingListScreen
 
@@ -63,10 +64,7 @@ def rl_store(tmp_path: Path):
 async def written(pilot: Any) -> None:
     """Wait until the screen's writes (run off the event loop) are done and shown."""
     edits = pilot.app.screen_obj.edits
-    for _ in range(500):
-        if edits.writes.idle:
-            break
-        await pilot.pause(0.01)
+    await until(pilot, lambda: edits.writes.idle, what="the reading list's writes to be done")
     await pilot.pause()
 
 
@@ -328,10 +326,7 @@ async def test_a_bookmark_added_elsewhere_shows_up(rl_store: ReadingList, tmp_pa
         with ReadingList(rl_store.path) as other:  # another process: its own connection
             other.add(LONG)
             other.set_status("p1", "read")
-        for _ in range(300):
-            await pilot.pause(0.02)
-            if table_ids(app)[0] == "p9":
-                break
+        await until(pilot, lambda: table_ids(app)[0] == "p9", what="the other process's paper")
         assert table_ids(app) == ["p9", "p3", "p2", "p1"]
         table = app.screen.query_one("#rl-table", DataTable)
         assert table.get_cell("p1", "status").plain == "read"

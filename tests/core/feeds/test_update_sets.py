@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -46,6 +45,17 @@ def start(home: Path, url: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
 
 
+def read_until(proc: subprocess.Popen[str], wanted: str) -> list[str]:
+    """The lines of ``proc``'s stderr up to the first holding ``wanted``; fails at its end."""
+    assert proc.stderr is not None
+    lines: list[str] = []
+    for line in proc.stderr:
+        lines.append(line)
+        if wanted in line:
+            return lines
+    raise AssertionError(f"stderr ended without {wanted!r}: {''.join(lines)}")
+
+
 def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
     old, mine = files_of(0, 40, "old"), files_of(0, 40, "mine")
     mine[ICML_FEED] = old[ICML_FEED]  # unchanged: answered 304
@@ -58,11 +68,13 @@ def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
         slow = start(tmp_path, first.url)
         assert wait_until(lambda: any(ICML_ABSTRACTS in p for p, _ in first.requests[2:]))
         fast = start(tmp_path, second.url)
-        time.sleep(1.5)  # time for the second update to finish, were there no lock
+        # The second update must say it waits for the first (which holds the lock); were
+        # there no lock, it would end without saying so and the wait below would fail.
+        waited = read_until(fast, "icml2026: waiting for another update of icml2026 to end")
         hold.set()
         outs = [slow.communicate(timeout=60), fast.communicate(timeout=60)]
     assert slow.returncode == 0 and fast.returncode == 0, outs
-    assert "icml2026: waiting for another update of icml2026 to end" in outs[1][1]
+    assert "waiting for another update" in waited[-1], waited
     assert pair(tmp_path) == bodies(theirs)
 
 
