@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "paperscope":
+    # Ctrl+C while this module's own imports run (before main() catches it): end at once
+    # and quietly, as main() would, not with a KeyboardInterrupt traceback from an import.
+    signal.signal(signal.SIGINT, lambda _signal, _frame: os._exit(130))
+
 from typing import TYPE_CHECKING
 
 from tui.lifecycle.exiting import INTERRUPTED, is_interrupt, leave
@@ -14,6 +22,8 @@ if TYPE_CHECKING:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run what it asks for; returns the exit status."""
+    if argv is None:  # the process's own entry: KeyboardInterrupt from here on
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         # Bare ``paperscope`` opens the TUI: its first papers are read from now on, in a
         # child, while the command line and Textual are imported (see tui.lifecycle.peek).

@@ -16,9 +16,13 @@ def describe(predicate: Callable[[], object]) -> str:
 
 
 def wait_until(
-    predicate: Callable[[], bool], timeout: float = 20.0, every: float = 0.05, what: str = ""
+    predicate: Callable[[], bool],
+    timeout: float = 20.0,
+    every: float = 0.05,
+    what: str | Callable[[], str] = "",
 ) -> bool:
-    """Poll ``predicate`` until it holds (True); after ``timeout`` seconds fail, saying ``what``."""
+    """Poll ``predicate`` until it holds (True); after ``timeout`` seconds fail, saying ``what``
+    (a text, or a function that gives it at that moment: what a screen shows, say)."""
     deadline = time.monotonic() + timeout
     while True:
         if predicate():
