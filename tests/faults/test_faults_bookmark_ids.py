@@ -9,16 +9,14 @@ more advanced status. A source file must never take over an id that another pape
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.cli import run_cli
 
 ROW = "99001"
 TITLE = "Quantum Gardening for Sparse Orchards"
@@ -30,13 +28,10 @@ ABSTRACT = (
 
 def cli(home: Path, sources: list[Path], *args: str) -> subprocess.CompletedProcess[str]:
     """``paperscope --no-bundled --source ... ARGS`` on ``home``."""
-    argv = [sys.executable, "-m", "tui", "--no-bundled"]
+    options = ["--no-bundled"]
     for source in sources:
-        argv += ["--source", str(source)]
-    env = {**os.environ, HOME_ENV: str(home)}
-    return subprocess.run(
-        [*argv, *args], env=env, capture_output=True, text=True, timeout=120, check=False
-    )
+        options += ["--source", str(source)]
+    return run_cli(*options, *args, home=home)
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> str:

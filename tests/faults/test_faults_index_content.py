@@ -9,28 +9,22 @@ opening: the real CLI must rebuild, say so on stderr, and answer as before.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index_builder.paths import HOME_ENV
+from tests.helpers.cli import spawn_cli
 
 if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
 
 
 def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m tui ARGS`` on ``home``."""
-    env = {**os.environ, HOME_ENV: str(home), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    """``paperscope ARGS`` on ``home``."""
+    return spawn_cli(*args, home=home, env={"COLUMNS": "200"})
 
 
 def overwrite_blocks(index_dir: Path, count: int = 50, seed: int = 7) -> int:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 
 from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.model import Paper
-from index_builder.paths import HOME_ENV, bundled_sources
+from index_builder.paths import bundled_sources
 from tests.helpers.catalogue_data import FIXTURES
+from tests.helpers.cli import run_cli
 
 BIB = FIXTURES / "formats_pmlr.bib"
 HOSTILE_BIB = FIXTURES / "formats_hostile.bib"
@@ -36,10 +35,10 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
 
 
 def paperscope(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    """Run the real command line in a subprocess with its own PAPERSCOPE_HOME."""
-    env = {**os.environ, HOME_ENV: str(home)}
-    run = [sys.executable, "-m", "tui", *args]
-    return subprocess.run(run, capture_output=True, text=True, env=env, timeout=300, check=True)
+    """Run the command line (in this process) with its own PAPERSCOPE_HOME; it must succeed."""
+    done = run_cli(*args, home=home)
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 def by_title(cat: Catalogue, prefix: str) -> list[Paper]:

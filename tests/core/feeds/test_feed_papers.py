@@ -1,6 +1,6 @@
 """The real feed's records become papers: one paper per paper, tracks, and the quirks.
 
-Each test runs ``paperscope`` in real processes against a site on 127.0.0.1 serving
+Each test runs the command line (in this process) against a site on 127.0.0.1 serving
 :func:`tests.helpers.feed_data.real_shapes_feed` (orals and spotlights as rows of their
 own, the three tracks, null fields, mixed offsets, escaped entities, ``;`` in a name).
 """
@@ -8,31 +8,21 @@ own, the three tracks, null fields, mixed offsets, escaped entities, ``;`` in a 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from index_builder.paths import HOME_ENV
+from tests.helpers.cli import run_cli
 from tests.helpers.feed_data import real_shapes_files
 from tests.helpers.feed_server import serve
 
 
 def paperscope(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """One ``paperscope`` process on ``home``, without the bundled data."""
-    env = {**os.environ, HOME_ENV: str(home), "COLUMNS": "100"}
-    return subprocess.run(
-        [sys.executable, "-m", "tui", "--no-bundled", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """``paperscope --no-bundled ARGS`` on ``home`` (in this process)."""
+    return run_cli("--no-bundled", *args, home=home, env={"COLUMNS": "100"})
 
 
 def shown(home: Path, paper_id: str) -> dict[str, Any]:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.cli import spawn_cli
 from tui.cli.main import run
 
 RECORD_KEYS = {
@@ -32,15 +31,10 @@ def shared(warm_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def paperscope(*args: str, home: Path, check: bool = False) -> subprocess.CompletedProcess[str]:
     """Run the real ``paperscope`` entry point in a subprocess."""
-    env = {**os.environ, HOME_ENV: str(home)}
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=check,
-    )
+    done = spawn_cli(*args, home=home)
+    if check:
+        done.check_returncode()
+    return done
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
