@@ -86,6 +86,8 @@ def ensure_index(ctx: Context) -> None:
 def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope search``."""
     report_problems(ctx)
+    if not ctx.catalogue().papers:
+        error("the catalogue holds no papers (--no-bundled, and no --source with any)")
     ensure_index(ctx)
     query = " ".join(args.query)
     marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
