@@ -85,6 +85,11 @@ def ensure_index(ctx: Context) -> None:
 
 def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope search``."""
+    from tui.cli.foryou import cmd_listing  # it builds on this module
+
+    listed = cmd_listing(args, ctx)
+    if listed is not None:
+        return listed
     report_problems(ctx)
     if not ctx.catalogue().papers:
         error("the catalogue holds no papers (--no-bundled, and no --source with any)")
