@@ -52,6 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--limit", type=count, default=20, metavar="N", help="at most N (default 20)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    # search answers for:you and like:ID by these commands (records.cmd_search asks).
+    sub.choices["search"].set_defaults(listing=cmd_listing)
 
 
 def cmd_similar(args: argparse.Namespace, ctx: Context) -> int:
