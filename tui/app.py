@@ -28,6 +28,7 @@ from textual.events import Event, Key, Ready
 from textual.screen import Screen
 from textual.worker import Worker
 
+from index_builder.text.safe import safe
 from tui.lifecycle.failures import failed, report
 from tui.lifecycle.loading import Preload
 from tui.lifecycle.quitting import quit_now, run_until_quit
@@ -185,7 +186,7 @@ class PaperScopeApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """A toast, always as plain text.
+        """A toast, always as plain, terminal-safe text.
 
         Messages quote data (URLs, titles, file paths, error text); read as markup,
         ``[@click=app.quit]`` in a URL would become a live link. ``markup`` is accepted
@@ -195,6 +196,9 @@ class PaperScopeApp(App[int]):
         for old in list(self._notifications):
             if old.severity != "error":
                 self._unnotify(old, refresh=False)
+        # The one door of every notice: what it quotes (a feed's room, a stored "moved"
+        # line, a file name) may hold escape sequences, which must not reach the terminal.
+        message, title = safe(message), safe(title)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -24,6 +24,7 @@ from index_builder.readinglist.identify import (
     identify,
 )
 from index_builder.readinglist.migrations import SCHEMA_VERSION, migrate
+from index_builder.text.safe import safe
 
 ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "foreign", "io"]
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -271,19 +272,21 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         end,
         derived,
     ) = row
+    # Made terminal-safe as they leave the file: a list written by an older version (or
+    # by hand) may hold a title or note with escape sequences; ids stay as keys.
     copy = Paper(
         id=pid,
-        title=title,
+        title=safe(title),
         aliases=tuple(json.loads(aliases or "[]")),
-        authors=tuple(json.loads(authors or "[]")),
-        url=url,
-        openreview_url=orurl,
-        session=sess,
-        starts_at=start,
-        ends_at=end,
+        authors=tuple(safe(a) for a in json.loads(authors or "[]")),
+        url=safe(url),
+        openreview_url=safe(orurl),
+        session=safe(sess),
+        starts_at=safe(start),
+        ends_at=safe(end),
         title_derived=bool(derived),
     )
-    return Bookmark(copy, check_status(status), note, added_at=added, updated_at=updated)
+    return Bookmark(copy, check_status(status), safe(note), added_at=added, updated_at=updated)
 
 
 _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])

@@ -85,6 +85,8 @@ class FastScorer:
 
     def matches(self, q: Any) -> Scores:
         """Every match of ``q`` with its score, by Whoosh itself for unsupported shapes."""
+        if not self.doc_count:  # nothing to match; and Whoosh's idf would take log(0)
+            return {}
         try:
             return self.scores(q)
         except Unsupported:

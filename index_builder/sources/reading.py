@@ -17,9 +17,21 @@ from index_builder.sources.abstract_lists import read_abstract_list
 from index_builder.sources.feed import read_feed
 from index_builder.sources.table import read_table
 from index_builder.sources.types import Reader, SourceData, SourceError, SourceText
+from index_builder.text.safe import safe
 
 
 def decode(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
+    """A file's bytes as terminal-safe text (:func:`~index_builder.text.safe.safe`; the
+    strings JSON escapes are made safe by :func:`~index_builder.sources.types.load_json`).
+
+    Safe here, where outside text enters, so no title, room or abstract can carry an
+    escape sequence to any later widget, notice, print or export.
+    """
+    text, problem = _decoded(path, data)
+    return safe(text), problem
+
+
+def _decoded(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
     """Decode a file's bytes: UTF-8 (BOM allowed) or UTF-16 with a BOM, else cp1252/latin-1.
 
     Raises :class:`SourceError` for binary data. The fallback returns a non-fatal

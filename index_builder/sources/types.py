@@ -1,7 +1,9 @@
 """What the source readers hand on: table rows, abstract entries, and each file's data.
 
 Imports only :mod:`index_builder.model` and the records of structured files. Also the
-one JSON loader of the readers (:func:`load_json`), failures translated to their error.
+one JSON loader of the readers (:func:`load_json`), failures translated to their error:
+with :func:`~index_builder.sources.reading.decode`, one of the two doors through which
+outside text enters, both making it terminal-safe.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord
+from index_builder.text.safe import safe_json
 
 
 class SourceError(Exception):
@@ -21,12 +24,13 @@ class SourceError(Exception):
 
 
 def load_json(text: str | bytes, error: type[Exception] = SourceError) -> Any:
-    """JSON text as data; every failure (syntax, nesting depth, huge numbers) is an ``error``.
+    """JSON text as data, every string in it made terminal-safe (:func:`safe_json`); every
+    failure (syntax, nesting depth, huge numbers) is an ``error``.
 
     The message says why: ``not valid JSON (Expecting value at line 3)``.
     """
     try:
-        return json.loads(text)
+        return safe_json(json.loads(text))
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
     except (ValueError, RecursionError) as exc:

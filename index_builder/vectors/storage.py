@@ -179,7 +179,8 @@ def _header(raw: bytes) -> dict[str, Any]:
 
 
 def _checked(part: Compressed, lines: int, positions: int) -> Compressed:
-    """``part`` if it has ``lines`` lines of positions below ``positions``, else ``ValueError``."""
+    """``part`` if it has ``lines`` lines of positions below ``positions`` and finite values,
+    else ``ValueError``."""
     import numpy as np
 
     values, at, start = part.values, part.at, part.start
@@ -189,6 +190,9 @@ def _checked(part: Compressed, lines: int, positions: int) -> Compressed:
     bad_lines = lines > 0 and bool(np.any(np.diff(start) < 0))
     if bad_lines or (n > 0 and (at.min() < 0 or at.max() >= positions)):
         raise ValueError("the vectors file's matrix points outside itself")
+    # A forged file can re-stamp its CRC-32: a NaN or an infinity is damage, not a score.
+    if n > 0 and not np.isfinite(values).all():
+        raise ValueError("the vectors file holds a value that is not a number")
     return part
 
 

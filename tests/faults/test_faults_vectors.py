@@ -113,3 +113,39 @@ def test_an_index_with_the_old_vectors_npz_is_rebuilt_not_misread(copy: Path) ->
     assert index.is_fresh() and (copy / VECTORS_FILE).is_file() and not old.exists()
     assert similar_ids(index)[:1] == ["p13"]
     index.close()
+
+
+def _forge(folder: Path, value: float) -> None:
+    """Write ``value`` into the first stored weights of ``vectors.bin``, then re-stamp the
+    marker's CRC-32 as a forger would: only the values themselves can tell (issue 36.7)."""
+    import struct
+
+    import numpy as np
+
+    from index_builder.vectors.storage import MAGIC
+
+    path = folder / VECTORS_FILE
+    raw = bytearray(path.read_bytes())
+    (length,) = struct.unpack_from("<Q", raw, len(MAGIC))
+    begin = len(MAGIC) + 8
+    header = json.loads(raw[begin : begin + length].decode("utf-8"))
+    for name, _kind, offset, count in header["arrays"]:
+        if name.endswith(".values") and count:
+            raw[offset : offset + 8] = np.array([value, value], dtype="<f4").tobytes()
+    path.write_bytes(bytes(raw))
+    marker_path = folder / indexfiles.MARKER
+    marker = json.loads(marker_path.read_text())
+    marker["checksums"] = indexfiles.file_checksums(folder)
+    marker_path.write_text(json.dumps(marker))
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_forged_vectors_with_nan_or_inf_are_rebuilt(copy: Path, value: float) -> None:
+    _forge(copy, value)
+    index = SearchIndex(copy, PAPERS, "fixture-v")
+    assert index.ensure() is None  # sizes and CRC-32s match: it opens
+    found = index.recommend(["p12", "p13", "p14"])
+    assert found.hits and index.notice == DAMAGED_NOTICE
+    assert all(h.score == h.score and abs(h.score) != float("inf") for h in found.hits)
+    assert similar_ids(index)[:1] == ["p13"]
+    index.close()

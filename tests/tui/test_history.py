@@ -81,3 +81,11 @@ async def test_up_and_down_recall_queries_across_runs(make_app: AppFactory) -> N
         assert screen.box.value == "dra"
         await pilot.press("up")
         assert screen.box.value == "watermark"
+
+
+def test_a_stored_query_with_escapes_comes_back_as_text(tmp_path: Path) -> None:
+    """Issue 36.1: a hand-edited history file is outside text like any other."""
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(["diffusion \x1b]52;c;UFdORUQ=\x07models\x9b31m"]))
+    history = SearchHistory(path)
+    assert history.older("") == "diffusion models"

@@ -1,7 +1,8 @@
 """``paperscope similar ID`` and ``paperscope recommend``: the paper vectors' commands.
 
 Both print like ``search`` (``--json``: ``{"query", "total", "hits": [record + "score"]}``;
-``recommend`` adds ``"explain"``, the words its ranking weighs most). ``recommend`` ranks
+``recommend`` adds ``"explain"``, the words its ranking weighs most); ``search for:you``
+and ``search like:ID`` are answered by them, as the TUI's box answers them. ``recommend`` ranks
 every paper not on the reading list by the bookmarks (papers dismissed in the browser
 count against the papers like them and are never listed); with fewer than three
 bookmarks it says what is needed and exits with status 1.
@@ -22,6 +23,21 @@ from tui.shared.context import Context
 
 FOR_YOU_QUERY = "for:you"
 """What ``recommend --json`` gives as its query (the TUI's box takes it too)."""
+LIKE_PREFIX = "like:"
+"""``like:ID`` in the box lists the papers like ``ID``, as ``similar ID`` does."""
+
+
+def cmd_listing(args: argparse.Namespace, ctx: Context) -> int | None:
+    """``search for:you`` and ``search like:ID`` answered as in the TUI's box: by
+    ``recommend`` and ``similar`` (with search's ``--limit`` and ``--json``); ``None`` for
+    any other query."""
+    query = " ".join(args.query).strip()
+    if query.lower() == FOR_YOU_QUERY:
+        return cmd_recommend(argparse.Namespace(limit=args.limit, json=args.json), ctx)
+    if query.lower().startswith(LIKE_PREFIX):
+        paper_id = query[len(LIKE_PREFIX) :].strip()
+        return cmd_similar(argparse.Namespace(id=paper_id, limit=args.limit, json=args.json), ctx)
+    return None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--limit", type=count, default=20, metavar="N", help="at most N (default 20)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    # search answers for:you and like:ID by these commands (records.cmd_search asks).
+    sub.choices["search"].set_defaults(listing=cmd_listing)
 
 
 def cmd_similar(args: argparse.Namespace, ctx: Context) -> int:

@@ -84,8 +84,15 @@ def ensure_index(ctx: Context) -> None:
 
 
 def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
-    """``paperscope search``."""
+    """``paperscope search`` (``for:you`` and ``like:ID`` by the ``listing`` that
+    :mod:`tui.cli.foryou` sets on this parser, as that module builds on this one)."""
+    listing = getattr(args, "listing", None)
+    listed = listing(args, ctx) if listing is not None else None
+    if listed is not None:
+        return int(listed)
     report_problems(ctx)
+    if not ctx.catalogue().papers:
+        error("the catalogue holds no papers (--no-bundled, and no --source with any)")
     ensure_index(ctx)
     query = " ".join(args.query)
     marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()

@@ -15,6 +15,7 @@ import time
 from typing import TextIO
 
 from index_builder import venues
+from index_builder.text.safe import safe
 from tui.cli.common import add_subparser
 from tui.cli.output import ProgressBar, echo, error
 from tui.shared.context import Context
@@ -107,7 +108,7 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
 
         def step(what: str, key: str = venue.key) -> None:
             if args.verbose or what.startswith("waiting"):
-                sys.stderr.write(f"{key}: {what}\n")
+                sys.stderr.write(f"{key}: {safe(what)}\n")  # it may quote a feed's link
                 sys.stderr.flush()
 
         try:

@@ -10,8 +10,9 @@ The file lives at ``Paths.config_file``::
     [keymap]
     quit = "ctrl+q"          # binding id = "key" or "key1,key2"
 
-A missing file is an empty config; a broken one is reported and ignored (the
-app still starts); an unknown time zone is named in one line and the default used. Only
+A missing file is an empty config; a broken one (not a regular file, over 1 MB, not
+TOML, nested too deep) is named in one line and ignored, the defaults used (the app still
+starts); an unknown time zone is named in one line and the default used. Only
 the theme and the time zone are ever written back: the file is edited as TOML (tomlkit:
 comments, layout, quoting and the other keys survive), the result is read back before it
 replaces the file atomically, and a file that does not parse is never rewritten.
@@ -25,6 +26,8 @@ from pathlib import Path
 from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
+MAX_CONFIG_BYTES = 1024 * 1024
+"""The largest config read (a real one is under 1 KB)."""
 
 
 class ConfigNotSaved(OSError):
@@ -55,9 +58,13 @@ def load_config(path: Path | None) -> Config:
     import tomllib  # only with a config file: not on a plain start's way to its first frame
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        config.problems.append(f"config {path} ignored: {exc}")
+        data = tomllib.loads(_read(path).decode("utf-8"))
+    except OSError as exc:
+        config.problems.append(f"config ignored ({exc.strerror or exc}), defaults used: {path}")
+        return config
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+        config.problems.append(f"config ignored ({why}), defaults used: {path}")
         return config
     theme = data.get("theme")
     if isinstance(theme, str) and theme:
@@ -91,6 +98,14 @@ def load_config(path: Path | None) -> Config:
     return config
 
 
+def _read(path: Path) -> bytes:
+    """The file's bytes: a regular file of at most :data:`MAX_CONFIG_BYTES` (a named pipe
+    would hang the start, ``/dev/zero`` fill the memory); else ``OSError`` saying why."""
+    from index_builder.sources.files import read_regular_file
+
+    return read_regular_file(path, MAX_CONFIG_BYTES)
+
+
 def save_theme(path: Path, theme: str) -> None:
     """Write ``theme = "…"`` into the config at ``path``, keeping everything else.
 
@@ -115,9 +130,11 @@ def _save_top_key(path: Path, key: str, value: str) -> None:
     from index_builder.atomic import write_atomic
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read(path).decode("utf-8")
     except FileNotFoundError:
         text = ""
+    except OSError as exc:
+        raise ConfigNotSaved(f"{path}: {exc.strerror or exc}; it was left as it is") from exc
     except UnicodeDecodeError as exc:
         raise ConfigNotSaved(f"{path} is not UTF-8 text ({exc}); it was left as it is") from exc
     try:
@@ -126,7 +143,7 @@ def _save_top_key(path: Path, key: str, value: str) -> None:
         doc[key] = value
         new = tomlkit.dumps(doc)
         after = tomllib.loads(new)
-    except (tomllib.TOMLDecodeError, TOMLKitError, ValueError) as exc:
+    except (tomllib.TOMLDecodeError, TOMLKitError, ValueError, RecursionError) as exc:
         why = f"{path} does not parse as TOML ({exc}); it was left as it is"
         raise ConfigNotSaved(why) from exc
     if after != {**before, key: value}:  # the edit must change this key and nothing else

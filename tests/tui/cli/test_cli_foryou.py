@@ -116,3 +116,32 @@ def test_dismissed_papers_go_through_the_json_export_and_import(
     assert "1 more dismissed" in capsys.readouterr().out
     with ReadingList(own_home / "data" / "reading_list.sqlite3") as store:
         assert Dismissals(store).ids() == {"61835"} and store.is_bookmarked(MASSART[0])
+
+
+def test_search_like_answers_as_similar(own_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36.12: ``search 'like:ID'`` gave 0 of 0; it lists what ``similar`` lists."""
+    assert run(["similar", MASSART[0], "--json", "--limit", "7"]) == 0
+    similar = json.loads(capsys.readouterr().out)
+    for query in (f"like:{MASSART[0]}", f"LIKE: {MASSART[0]}"):
+        assert run(["search", query, "--json", "--limit", "7"]) == 0
+        searched = json.loads(capsys.readouterr().out)
+        assert [h["id"] for h in searched["hits"]] == [h["id"] for h in similar["hits"]]
+        assert searched["total"] == similar["total"] > 7
+    assert run(["search", "like:no-such-paper"]) == 1
+    assert "no paper with id 'no-such-paper'" in capsys.readouterr().err
+
+
+def test_search_for_you_answers_as_recommend(
+    own_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36.12: ``search for:you`` gave plain word matches; it ranks as ``recommend``."""
+    assert run(["search", "for:you"]) == 1  # no bookmarks yet: what it needs, as recommend
+    assert "needs at least 3" in capsys.readouterr().err
+    assert run(["reading-list", "add", *MASSART, *LEARNING_THEORY]) == 0
+    capsys.readouterr()
+    assert run(["recommend", "--json", "--limit", "10"]) == 0
+    recommended = json.loads(capsys.readouterr().out)
+    assert run(["search", "for:you", "--json", "--limit", "10"]) == 0
+    searched = json.loads(capsys.readouterr().out)
+    assert searched == {**recommended, "hits": searched["hits"]}
+    assert [h["id"] for h in searched["hits"]] == [h["id"] for h in recommended["hits"]]

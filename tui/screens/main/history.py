@@ -105,4 +105,6 @@ def _read(path: Path) -> list[str]:
         return []
     if not isinstance(data, list):
         return []
-    return [q for q in data if isinstance(q, str) and q.strip() and len(q) <= MAX_QUERY]
+    from index_builder.text.safe import safe  # a hand-edited file may hold escapes
+
+    return [safe(q) for q in data if isinstance(q, str) and q.strip() and len(q) <= MAX_QUERY]

@@ -1,0 +1,105 @@
+"""A hostile ``config.toml`` (issue 36.4): a named pipe, ``/dev/zero``, TOML nested 1,000 deep.
+
+Before, a pipe hung the first frame and ``doctor``, ``agenda``, ``show`` and ``cite``;
+``/dev/zero`` ended ``doctor`` in a MemoryError; the deep nesting in a RecursionError.
+Now only a regular file of at most 1 MB is read, and a file that cannot be read or
+parsed is named in one line, with the defaults used. Real processes; a hang is a
+``TimeoutExpired``, the first frame is waited for in tmux.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from tests.helpers.faults import paperscope, run
+from tests.helpers.tmux import TmuxServer
+from tests.helpers.waiting import wait_until, wait_until_stable
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _deep(path: Path) -> None:
+    path.write_text("a = " + "[" * 1000 + "]" * 1000 + "\n")
+
+
+def _huge(path: Path) -> None:
+    path.write_text("# " + "x" * (2 * 1024 * 1024) + "\n")
+
+
+CASES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "fifo": (_fifo, "not a regular file (a named pipe)"),
+    "dev-zero": (_zero, "not a regular file (a device)"),
+    "nested": (_deep, "nested too deep"),
+    "huge": (_huge, "larger than 1 MB"),
+}
+COMMANDS = [["doctor"], ["agenda"], ["show", "64188"], ["cite", "64188"]]
+
+
+@pytest.fixture(scope="module")
+def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home whose catalogue and index are built (so each command only reads them)."""
+    home = tmp_path_factory.mktemp("config-file") / "home"
+    done = run(home, paperscope("index"))
+    assert done.returncode == 0, done.stderr
+    return home
+
+
+def _home_with(built_home: Path, tmp_path: Path, case: str) -> Path:
+    home = Path(shutil.copytree(built_home, tmp_path / "home", symlinks=True))
+    (home / "config").mkdir(exist_ok=True)
+    CASES[case][0](home / "config" / "config.toml")
+    return home
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_a_bad_config_is_named_and_the_command_runs(
+    built_home: Path, tmp_path: Path, case: str, command: list[str]
+) -> None:
+    home = _home_with(built_home, tmp_path, case)
+    try:
+        done = run(home, paperscope(*command), timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"paperscope {' '.join(command)} hung on a config that is a {case}")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    said = [line for line in (done.stdout + done.stderr).splitlines() if "config" in line]
+    if command == ["doctor"]:  # doctor names it in its report
+        assert any(CASES[case][1] in line and "defaults used" in line for line in said), said
+    if command[0] == "show":
+        assert "64188" in done.stdout
+
+
+@pytest.mark.tmux
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("case", CASES)
+def test_the_first_frame_appears_and_names_the_config(
+    built_home: Path, tmp_path: Path, tmux_server: TmuxServer, case: str
+) -> None:
+    home = _home_with(built_home, tmp_path, case)
+    command = " ".join(shlex.quote(x) for x in paperscope())
+    shell = f"env {HOME_ENV}={shlex.quote(str(home))} TERM=xterm-256color {command}"
+    tmux_server("new-session", "-d", "-s", "app", "-x", "120", "-y", "36", shell)
+    seen: set[str] = set()  # the notice may time out before the list has filled
+
+    def shown() -> bool:
+        screen = tmux_server.capture("app")
+        seen.update(w for w in ("Search papers", "config ignored") if w in screen)
+        return len(seen) == 2
+
+    shown_both = wait_until(shown, timeout=60)
+    screen = wait_until_stable(lambda: tmux_server.capture("app"))
+    assert shown_both, f"waited for the first frame and the config notice, saw {seen}:\n{screen}"
