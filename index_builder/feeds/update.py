@@ -12,6 +12,8 @@ is missing (404) or empty keeps the abstracts stored before, with a note.
 
 from __future__ import annotations
 
+import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Collection
@@ -104,6 +106,9 @@ def update(
             return _update(venue, paths, base, cancel, progress, force, bookmarked, step)
     except store.Busy as exc:
         raise FeedError(f"{exc}; try again when it ends") from None
+    except OSError as exc:  # the lock or the clean-up of old sets, on a full or read-only disk
+        raise FeedError(f"cannot write in {store.sets_dir(paths, venue)}: "
+                        f"{exc.strerror or exc}") from None  # fmt: skip
 
 
 def _get(
@@ -182,14 +187,28 @@ def _update(
         "removed": sorted(before.keys() - after.keys()) if not unchanged else [],
         "moved": moved, "notes": checked.notes,
     }  # fmt: skip
-    new = store.new_set(paths, venue)
-    for name, body in files.items():
-        step(f"writing {name}")
-        store.write_file(new, name, body)
-    step("writing meta.json")
-    store.commit(paths, venue, new, new_meta)
-    step("stored")
+    _store(paths, venue, files, new_meta, step)
     return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved))
+
+
+def _store(
+    paths: Paths, venue: Venue, files: dict[str, bytes], meta: dict[str, Any], step: Step
+) -> None:
+    """Write the new set and swap it in; on a full disk (any write failing) remove what
+    was written and raise :class:`FeedError`: the set stored before stays in use."""
+    new = store.sets_dir(paths, venue) / f"{store.NEW}{os.getpid()}"
+    try:
+        new = store.new_set(paths, venue)
+        for name, body in files.items():
+            step(f"writing {name}")
+            store.write_file(new, name, body)
+        step("writing meta.json")
+        store.commit(paths, venue, new, meta)
+    except OSError as exc:
+        shutil.rmtree(new, ignore_errors=True)  # gone already once commit renamed it
+        raise FeedError(f"cannot store the new feed in {store.sets_dir(paths, venue)}: "
+                        f"{exc.strerror or exc}") from None  # fmt: skip
+    step("stored")
 
 
 def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, Any]:
