@@ -35,7 +35,9 @@ for command in "$@"; do
   sh -c "$command"
   echo "exit=$?"
 done
-echo "left:"; ls -a "$folder/data/feeds/.icml2026" 2>/dev/null; ls -a "$folder/cache/index" 2>/dev/null
+echo "left:"
+ls -a "$folder/data/feeds/.icml2026" 2>/dev/null
+ls -a "$folder/cache/index" 2>/dev/null
 echo "stored:"; cat "$folder/data/feeds/icml2026/$FEED" 2>/dev/null | sha256sum
 """
 
