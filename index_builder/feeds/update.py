@@ -50,9 +50,8 @@ class Change:
 
     def summary(self) -> str:
         """One line for the user."""
-        if self.unchanged and self.downloaded:  # fetched again (--force), the same bytes
-            return (f"{self.venue.name}: unchanged ({self.papers:,} papers; "
-                    f"{self.downloaded / 1e6:.1f} MB downloaded, the same as stored)")  # fmt: skip
+        if self.unchanged and self.downloaded:  # read again (--force, a folder): same bytes
+            return f"{self.venue.name}: unchanged ({self.papers:,} papers, the same as stored)"
         if self.unchanged:
             return f"{self.venue.name}: unchanged ({self.papers:,} papers, nothing downloaded)"
         return (

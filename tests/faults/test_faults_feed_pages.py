@@ -75,6 +75,7 @@ def test_force_always_fetches_every_page(tmp_path: Path) -> None:
         forced = update_cli(tmp_path, "--from", site.url, "--force")
         requests = site.requests[since:]
     assert forced.returncode == 0, forced.stderr
+    assert "ICML 2026: unchanged (40 papers, the same as stored)" in forced.stdout
     assert [h["x-answered"] for _, h in requests] == ["200"] * 5
     assert not any("if-none-match" in h or "if-modified-since" in h for _, h in requests)
 
