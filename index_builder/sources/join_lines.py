@@ -10,6 +10,7 @@ a key in capitals) means the same thing to all of them. A line holds one of two 
      "separated": "2026-12-06"}
 
 a join (an abstract put on the row of an event id) or a separation (a join taken apart).
+Every line of a source file named :data:`JOINS_FILE` is read so, and nothing else.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-JOINS_FILE = "joins.jsonl"
-"""The joins file's name: every line of a file so named is read as a join or a separation."""
+from index_builder.paths import JOINS_FILE
+
+__all__ = ["JOINS_FILE", "JoinLine", "NotAJoin", "event_id_of", "join_line", "parse_text"]
 
 
 class NotAJoin(ValueError):
