@@ -14,6 +14,8 @@ import platformdirs
 
 APP_NAME = "paperscope"
 HOME_ENV = "PAPERSCOPE_HOME"
+JOINS_FILE = "joins.jsonl"
+"""The name of the joins file in the data folder (its readers know it by this name)."""
 
 
 class HomeError(RuntimeError):
@@ -55,7 +57,7 @@ class Paths:
     @property
     def hand_joins(self) -> Path:
         """The joins the user made by hand (JSONL records, read as a source)."""
-        return self.data_dir / "joins.jsonl"
+        return self.data_dir / JOINS_FILE
 
     @property
     def index_dir(self) -> Path:

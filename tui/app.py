@@ -299,11 +299,8 @@ class PaperScopeApp(App[int]):
         """``J``: pick the paper a lone abstract is, or the abstract of a table paper without
         one (the likeliest listed, a hint's first), or take back a join made so (asked
         first), or take apart a join the automatic join made (asked first); the papers are
-        then rebuilt in a worker."""
-        from index_builder.catalogue.hand_joins import JoinRefused, plan_apart
-        from tui.commands.join import apart_question, undo_question, what_j_does
-        from tui.screens.join_dialog import JoinDialog
-
+        then rebuilt in a worker. What ``J`` does is worked out in a worker too: the joins
+        file is never read on the event loop."""
         screen = self._main_screen()
         paper, catalogue = screen.current_paper(), screen.catalogue()
         if paper is None or catalogue is None:
@@ -311,39 +308,63 @@ class PaperScopeApp(App[int]):
         if any(w.group in ("update", "join") and w.is_running for w in self.workers):
             self.notify("The papers are being rebuilt; try again when they are.", title="Join")
             return
+        self._plan_worker(paper, catalogue)
+
+    @work(thread=True, exclusive=True, group="join", exit_on_error=False)
+    def _plan_worker(self, paper: Paper, catalogue: PaperSource) -> None:
+        """What ``J`` does for ``paper``, then ask (or rank the candidates) on the loop."""
+        from index_builder.catalogue.hand_joins import JoinRefused, plan_apart
+        from tui.commands.join import what_j_does
+
         what = what_j_does(paper, self.ctx)
-        if what == "undo":
-
-            def answered(yes: bool | None) -> None:
-                if yes:
-                    self._join_worker(paper.id)
-
-            self.push_screen(JoinDialog(*undo_question(paper, self.ctx), "Take back"), answered)
-        elif what == "apart":
+        if what == "apart":
             try:  # refused before asking (a join by hand, the conference's own text)
                 change = plan_apart(catalogue.get, paper.id, self.ctx.paths.hand_joins)
             except JoinRefused as exc:
-                self.notify(str(exc), title="Join", severity="error")
+                self.call_from_thread(self.notify, str(exc), title="Join", severity="error")
                 return
-
-            def apart(yes: bool | None) -> None:
-                if yes:
-                    self._join_worker(change)
-
-            self.push_screen(JoinDialog(*apart_question(paper, self.ctx), "Take apart"), apart)
+            self.call_from_thread(self._ask_apart, paper, change)
         elif what in ("paper", "abstract"):
-            self._candidates_worker(paper, catalogue, what == "abstract")
+            self._rank_candidates(paper, catalogue, what == "abstract")
+        elif what == "undo":
+            self.call_from_thread(self._ask_undo, paper)
         else:
-            self.notify(what, title="Join")
+            self.call_from_thread(self.notify, what, title="Join")
 
-    @work(thread=True, exclusive=True, group="join", exit_on_error=False)
-    def _candidates_worker(self, paper: Paper, catalogue: PaperSource, for_paper: bool) -> None:
-        """Rank the candidates (the titles are indexed once per catalogue), then ask."""
-        from index_builder.catalogue.hand_joins import Candidates, read_aparts
+    def _ask_undo(self, paper: Paper) -> None:
+        from tui.commands.join import undo_question
+        from tui.screens.join_dialog import JoinDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._join_worker(paper.id)
+
+        self.push_screen(JoinDialog(*undo_question(paper, self.ctx), "Take back"), answered)
+
+    def _ask_apart(self, paper: Paper, change: Apart) -> None:
+        from tui.commands.join import apart_question
+        from tui.screens.join_dialog import JoinDialog
+
+        def apart(yes: bool | None) -> None:
+            if yes:
+                self._join_worker(change)
+
+        self.push_screen(JoinDialog(*apart_question(paper, self.ctx), "Take apart"), apart)
+
+    def _rank_candidates(self, paper: Paper, catalogue: PaperSource, for_paper: bool) -> None:
+        """Rank the candidates (the titles are indexed once per catalogue), then ask.
+
+        Run in a worker: the separations are read from the joins file once per catalogue.
+        """
+        from index_builder.catalogue.hand_joins import Candidates, JoinRefused, read_aparts
 
         held = self._candidates
         if held is None or held[0] is not catalogue:
-            aparts = read_aparts(self.ctx.paths.hand_joins)
+            try:
+                aparts = read_aparts(self.ctx.paths.hand_joins, strict=True)
+            except JoinRefused as exc:
+                self.call_from_thread(self.notify, str(exc), title="Join", severity="error")
+                return
             held = self._candidates = (catalogue, Candidates(catalogue.papers, aparts))
         found = held[1].abstracts_for(paper) if for_paper else held[1].of(paper)
         self.call_from_thread(self._pick, paper, catalogue, found, for_paper)

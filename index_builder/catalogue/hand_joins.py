@@ -37,6 +37,8 @@ from index_builder.atomic import write_atomic
 from index_builder.catalogue.join import RANK_LIMIT
 from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
 from index_builder.model import Paper
+from index_builder.sources.files import read_regular_file
+from index_builder.sources.join_lines import event_id_of, parse_text
 from index_builder.venues import VENUES
 
 Lookup = Callable[[str], Paper | None]
@@ -183,57 +185,48 @@ def conference_text(paper: Paper) -> bool:
 
 def parse_apart(line: str) -> Apart | None:
     """The separation one line of the file holds; ``None`` for a line that holds none."""
-    try:
-        data = json.loads(line)
-    except ValueError:
+    stated = parse_text(line)
+    if stated is None or not stated.apart:
         return None
-    if not isinstance(data, dict) or data.get("apart") is not True:
-        return None
-    event_id, title, ids = data.get("event_id"), data.get("title"), data.get("abstract_ids")
-    if type(event_id) is not int or not isinstance(ids, list) or not ids:
-        return None
-    if not all(isinstance(i, str) for i in ids):
-        return None
-    day = data.get("separated")
-    return Apart.of(
-        event_id, title if isinstance(title, str) else "", ids, day if isinstance(day, str) else ""
-    )
+    return Apart.of(stated.event_id, stated.title, stated.abstract_ids, stated.day)
 
 
-def read_aparts(path: Path) -> list[Apart]:
-    """Every separation the file holds (none when it cannot be read: it is named elsewhere)."""
+def read_aparts(path: Path, *, strict: bool = False) -> list[Apart]:
+    """Every separation the file holds (none when it cannot be read and not ``strict``:
+    the catalogue names it; ``strict`` raises :class:`JoinRefused` instead)."""
     try:
         lines = read_lines(path)
     except JoinRefused:
+        if strict:
+            raise
         return []
     return [a for a in map(parse_apart, lines) if a is not None]
 
 
 def parse_line(line: str) -> HandJoin | None:
     """The join one line of the file holds; ``None`` for a line that holds none."""
-    try:
-        data = json.loads(line)
-    except ValueError:
+    stated = parse_text(line)
+    if stated is None or stated.apart:
         return None
-    if not isinstance(data, dict):
-        return None
-    event_id, title, abstract = data.get("event_id"), data.get("title"), data.get("abstract")
-    if type(event_id) is not int or not isinstance(title, str) or not isinstance(abstract, str):
-        return None
-    joined = data.get("joined")
-    return HandJoin.of(event_id, title, abstract, joined if isinstance(joined, str) else "")
+    return HandJoin.of(stated.event_id, stated.title, stated.abstract, stated.day)
 
 
 def read_lines(path: Path) -> list[str]:
-    """The file's non-blank lines as written (none when there is no file)."""
+    """The file's non-blank lines as written (none when there is no file).
+
+    Read as the catalogue reads its sources (:func:`read_regular_file`): a named pipe, a
+    device or a file over the size cap is refused at once, in one line.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_regular_file(path)
     except FileNotFoundError:
         return []
+    except OSError as exc:
+        raise JoinRefused(f"cannot read {path}: {exc.strerror or exc}; mend or move it") from exc
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise JoinRefused(f"{path} is not UTF-8 text ({exc.reason}); mend or move it") from exc
-    except OSError as exc:
-        raise JoinRefused(f"cannot read {path}: {exc.strerror or exc}") from exc
     return [line for line in text.splitlines() if line.strip()]
 
 
@@ -367,8 +360,26 @@ def plan_apart(lookup: Lookup, paper: str, path: Path, today: dt.date | None = N
 
 
 def add_join(path: Path, join: HandJoin | Apart) -> None:
-    """Append ``join`` to the file, written whole and atomically (every other line kept)."""
+    """Append ``join`` to the file, written whole and atomically (every other line kept).
+
+    Raises :class:`JoinRefused` for a second join of one abstract, or of one row: one
+    abstract is one paper, and a row has one abstract.
+    """
     lines = read_lines(path)
+    if isinstance(join, HandJoin):
+        for number, line in enumerate(lines, 1):
+            made = parse_line(line)
+            if made is not None and made.abstract_id == join.abstract_id:
+                raise JoinRefused(
+                    f"{join.abstract_id} is already joined by hand to {made.event_id} "
+                    f"({made.title or 'line ' + str(number)}): one abstract is one paper; "
+                    f"paperscope join --undo {join.abstract_id} takes that join back first"
+                )
+            if made is not None and made.event_id == join.event_id:
+                raise JoinRefused(
+                    f"{join.event_id} already has an abstract joined by hand "
+                    f"({made.abstract_id}); paperscope join --undo {join.event_id} takes it back"
+                )
     _write(path, [*lines, join.line()])
 
 
@@ -383,7 +394,8 @@ def remove_joins(path: Path, lookup: Lookup, wanted: str) -> list[HandJoin | Apa
     """
     paper = lookup(wanted)
     ids = {wanted.strip(), *((paper.id, *paper.aliases) if paper is not None else ())}
-    event_id = paper.event_id if paper is not None else None
+    # A join whose paper left the table is still taken back by its event id.
+    event_id = paper.event_id if paper is not None else event_id_of(wanted)
     lines = read_lines(path)
     stated = [parse_line(line) or parse_apart(line) for line in lines]
     on = [
@@ -421,13 +433,23 @@ def apart_took(path: Path, lookup: Lookup, apart: Apart) -> bool:
 
 
 def is_hand_joined(paper: Paper, path: Path) -> bool:
-    """True when a join of the file at ``path`` is on the paper's row."""
+    """True when a join of the file at ``path`` is in force on the paper's row.
+
+    Told by the paper's sources (the line's ``joins.jsonl:N``), so the file is not read.
+    """
     if paper.event_id is None:
         return False
-    try:
-        return any(j.event_id == paper.event_id for j in read_joins(path))
-    except JoinRefused:
-        return False
+    return any(source.rpartition(":")[0] == path.name for source in paper.sources)
+
+
+def join_state(lookup: Lookup, join: HandJoin) -> str:
+    """Why a join of the file is not in force in the catalogue of ``lookup`` (``""`` when it is)."""
+    row = lookup(str(join.event_id))
+    if row is None or row.event_id != join.event_id:
+        return "not in force: that paper is no longer in the table; the abstract stands alone"
+    if join.abstract_id not in (row.id, *row.aliases):
+        return "not in force: the paper has another abstract"
+    return ""
 
 
 def _write(path: Path, lines: list[str]) -> None:

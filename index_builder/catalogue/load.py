@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CATALOGUE_VERSION", "HEAD_SIZE", "Catalogue", "load_catalogue", "read_head"]
 
-CATALOGUE_VERSION = 10
+CATALOGUE_VERSION = 11
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes
@@ -122,6 +122,7 @@ def _build(
     # pylatexenc, and start-up time is measured.
     from index_builder.catalogue.id_claims import drop_claimed_ids
     from index_builder.catalogue.merge import build_papers
+    from index_builder.catalogue.merge_records import without_gone_joins
     from index_builder.sources.reading import read_source
     from index_builder.sources.types import SourceError
 
@@ -136,6 +137,7 @@ def _build(
             continue
         problems.extend(result.problems)
         parsed.append(result)
+    problems.extend(without_gone_joins(parsed))
     papers, clashes = drop_claimed_ids(build_papers(parsed), parsed)
     return Catalogue(papers, [*problems, *clashes], fingerprint)
 

@@ -30,7 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from index_builder.catalogue.join import Join
-from index_builder.model import Paper
+from index_builder.catalogue.official import namespace
+from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, normalized, title_id, title_key
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
 from index_builder.text import render as text
@@ -82,7 +83,7 @@ class RecordMerge:
         """What makes entries one abstract: the text, plus the title when titles share the text."""
         key = normalized(entry.text)
         record = self.holder.get(entry)
-        if record is not None and record.paper.title_raw and key in self.shared:
+        if record is not None and not record.hand and record.paper.title_raw and key in self.shared:
             return key + "\0" + title_key(record.paper.title_raw)
         return key
 
@@ -93,7 +94,11 @@ class RecordMerge:
 
     def rows(self) -> list[tuple[TableRow, str]]:
         """Rows stated by records (with their ``FILE:POSITION``), to merge after real tables."""
-        return [(record_row(r), r.source) for r in self.records if r.paper.event_id is not None]
+        return [
+            (record_row(r), r.source)
+            for r in self.records
+            if r.paper.event_id is not None and not r.hand
+        ]
 
     def settle(
         self,
@@ -156,6 +161,10 @@ class RecordMerge:
             key = title_key(record.paper.title_raw)
             event_id = record.paper.event_id
             found = by_event.get(event_id) if event_id is not None else None
+            if record.hand:  # bound to its row by the event id alone: a retitle keeps it
+                if found is not None:
+                    out[record] = found
+                continue
             if found is None or keys[found] != key:
                 found = by_key.get(key)
             if found is not None and key:
@@ -187,6 +196,32 @@ class RecordMerge:
         return [*on_row, *(r for a in (*held, *others) for r in self.on_abstract.get(a, []))]
 
 
+def without_gone_joins(parsed: Sequence[SourceData]) -> list[SourceProblem]:
+    """Drop the joins by hand whose row is in no table (the paper left the feed): their
+    abstract stands on its own, no paper is made of the line; one problem names each."""
+    rows = {r.event_id for data in parsed for r in data.rows if not namespace(r)}
+    rows.update(
+        r.paper.event_id for data in parsed for r in data.records if r.paper.event_id and not r.hand
+    )
+    problems: list[SourceProblem] = []
+    for data in parsed:
+        gone = [r for r in data.records if r.hand and r.paper.event_id not in rows]
+        if not gone:
+            continue
+        data.records = [r for r in data.records if r not in gone]
+        problems.extend(
+            SourceProblem(
+                str(data.path),
+                f"line {r.position}: your join to {r.paper.event_id} ({r.paper.title_raw or '?'}) "
+                "is not in force: that paper is no longer in the table, so the abstract "
+                f"stands on its own (paperscope join --undo {r.paper.event_id} removes the line)",
+                fatal=False,
+            )
+            for r in gone
+        )
+    return problems
+
+
 def _shared_abstracts(records: Sequence[PaperRecord]) -> set[str]:
     """Abstract texts that titled records with different titles share (a placeholder, say).
 
@@ -194,7 +229,7 @@ def _shared_abstracts(records: Sequence[PaperRecord]) -> set[str]:
     """
     titles: dict[str, set[str]] = defaultdict(set)
     for record in records:
-        if record.paper.title_raw and record.paper.abstract_raw:
+        if record.paper.title_raw and record.paper.abstract_raw and not record.hand:
             titles[normalized(record.paper.abstract_raw)].add(title_key(record.paper.title_raw))
     return {text for text, keys in titles.items() if len(keys) > 1}
 

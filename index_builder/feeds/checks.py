@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from index_builder.feeds.download import FeedError
-from index_builder.feeds.pages import MAX_RECORDS, whole_count
+from index_builder.feeds.pages import MAX_RECORDS, not_beyond_count, whole_count
 from index_builder.sources.feed import Feed, loads, parse_abstracts, parse_feed, skipped_note
 from index_builder.sources.types import SourceError
 from index_builder.venues import Venue
@@ -84,6 +84,7 @@ def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) ->
     if data.get("next") not in (None, ""):
         raise FeedError(f"{name} is one page of a paged feed ({len(results):,} of {count:,} "
                         "records); give the site's folder so every page is fetched")  # fmt: skip
+    not_beyond_count(name, len(results), count)
     if max(count, len(results)) > MAX_RECORDS:
         raise FeedError(f"{name}: {max(count, len(results)):,} records, more than the "
                         f"{MAX_RECORDS:,} a venue may have; refused")  # fmt: skip

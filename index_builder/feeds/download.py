@@ -52,6 +52,20 @@ Progress = Callable[[int, int], None]
 """``(bytes received, bytes expected or 0 when unknown)``."""
 
 
+_DEFAULT_PORT = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> tuple[str, str, int]:
+    """A URL's origin: its scheme, host and port (the scheme's own port when none is given)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or _DEFAULT_PORT.get(scheme, 0)
+
+
 class FeedError(Exception):
     """A download or feed that cannot be used; the message is one line for the user."""
 
@@ -94,12 +108,14 @@ def fetch(
     timeout: float = TIMEOUT,
     deadline: float | None = None,
     allow_http: bool = False,
+    origin: str = "",
 ) -> Fetched:
     """GET ``url`` (see the module doc); raises :class:`FeedError` or :class:`Cancelled`.
 
     ``max_bytes`` defaults to :data:`MAX_BYTES`; ``deadline`` is a ``time.monotonic()``
     instant (default: :func:`deadline_seconds` from now); ``allow_http`` lets redirects
-    go to ``http://`` (for an ``http://`` folder the user chose).
+    go to ``http://`` (for an ``http://`` folder the user chose); ``origin`` (a URL), when
+    given, is the one origin every redirect must stay on.
     """
     max_bytes = MAX_BYTES if max_bytes is None else max_bytes
     deadline = time.monotonic() + deadline_seconds() if deadline is None else deadline
@@ -115,7 +131,7 @@ def fetch(
     answers: queue.Queue[tuple[str, object]] = queue.Queue()
     worker = threading.Thread(
         target=_read,
-        args=(request, timeout, max_bytes, answers, cancel, allow_http),
+        args=(request, timeout, max_bytes, answers, cancel, _Redirects(allow_http, origin)),
         name="paperscope-download",
         daemon=True,
     )
@@ -186,8 +202,9 @@ class _Refused(Exception):
 class _Redirects(urllib.request.HTTPRedirectHandler):
     """Follow redirects to https (and http when allowed) only, never in a loop."""
 
-    def __init__(self, allow_http: bool) -> None:
+    def __init__(self, allow_http: bool, home: str = "") -> None:
         self.allow_http = allow_http
+        self.home = home
         self.seen: list[str] = []
 
     def redirect_request(
@@ -206,6 +223,9 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         if scheme not in allowed:
             raise _Refused(f"{name} redirected to {_short(newurl)}: only {allowed[0]}:// "
                            "is followed; refused")  # fmt: skip
+        if self.home and origin(newurl) != origin(self.home):
+            raise _Refused(f"{name} redirected to {_short(newurl)}, which is not on "
+                           f"{origin(self.home)[1]}; refused")  # fmt: skip
         self.seen.append(req.full_url)
         if newurl in self.seen or len(self.seen) > MAX_REDIRECTS:
             raise _Refused(f"{name}: the redirects go round in a loop ({len(self.seen)} hops); "
@@ -234,11 +254,11 @@ def _read(
     max_bytes: int,
     answers: queue.Queue[tuple[str, object]],
     cancel: threading.Event,
-    allow_http: bool,
+    redirects: _Redirects,
 ) -> None:
     """Open and read ``request`` in chunks, posting ``open``/``chunk``/``done``/``error``."""
     opener = urllib.request.build_opener(
-        urllib.request.HTTPSHandler(context=tls_context()), _Redirects(allow_http)
+        urllib.request.HTTPSHandler(context=tls_context()), redirects
     )
     try:
         try:

@@ -2,10 +2,12 @@
 
 A site's feed is a page, ``{"count": N, "next": URL, "previous": URL, "results": [...]}``.
 :func:`remote_feed` follows ``next`` on the folder's own origin only (its scheme, host
-and port; an ``http://`` link to the host of an ``https://`` folder is upgraded), at
-most :data:`MAX_PAGES` pages, never a page twice, every page stating the same whole
-number ``count``; the pages' records are put together into one document. Only the first
-page's request is conditional: a 304 means the whole feed is unchanged.
+and port; an ``http://`` link to the host of an ``https://`` folder is upgraded; a
+redirect of a next page must stay there too), at most :data:`MAX_PAGES` pages, never a
+page twice, every page stating the same whole number ``count`` and no more records than
+it; the pages' records are put together into one document. The last update's pages are
+each revalidated with their own validator: the feed is unchanged only when every one
+answers 304, else (or with ``--force``) every page is fetched again.
 :func:`local_file` reads a ``--from`` folder's file as ``--source`` files are read:
 regular files only, at most :data:`~index_builder.feeds.download.MAX_BYTES`.
 """
@@ -14,14 +16,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from index_builder.feeds import download
-from index_builder.feeds.download import FeedError, Fetched, Progress, fetch
+from index_builder.feeds.download import FeedError, Fetched, Progress, fetch, origin
 from index_builder.sources.feed import loads
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.types import SourceError
@@ -29,7 +31,6 @@ from index_builder.sources.types import SourceError
 MAX_PAGES = 100
 MAX_RECORDS = 100_000
 """The most records one venue's feed may hold (ICML 2026 has 6,796)."""
-_DEFAULT_PORT = {"http": 80, "https": 443}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,10 @@ class Asking:
                      allow_http=self.allow_http, **kw)  # fmt: skip
 
 
+Validator = tuple[str, str, str]
+"""One page's ``(URL, ETag, Last-Modified)``, as the last update got it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Got:
     """One file as it came: ``body`` is ``None`` when unchanged (304) or ``absent``."""
@@ -67,6 +72,8 @@ class Got:
     absent: bool = False
     pages: int = 1
     notes: tuple[str, ...] = field(default=())
+    validators: tuple[Validator, ...] = ()
+    """Each page's validator (a paged feed's), to revalidate every page next time."""
 
 
 def whole_count(value: Any) -> bool:
@@ -74,14 +81,11 @@ def whole_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _origin(url: str) -> tuple[str, str, int]:
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return scheme, (parts.hostname or "").lower(), port or _DEFAULT_PORT.get(scheme, 0)
+def not_beyond_count(name: str, came: int, count: int) -> None:
+    """:class:`FeedError` when more records came than the feed's ``count`` states."""
+    if came > count:
+        raise FeedError(f"{name}: {came:,} records came where its count states {count:,}; "
+                        "refused")  # fmt: skip
 
 
 def next_page(link: Any, page_url: str, folder: str, name: str) -> str:
@@ -89,8 +93,8 @@ def next_page(link: Any, page_url: str, folder: str, name: str) -> str:
     if not isinstance(link, str) or not link.strip():
         raise FeedError(f"{name}: its next page is not a URL ({str(link)[:40]!r}); refused")
     url = urljoin(page_url, link.strip())
-    scheme, host, port = _origin(url)
-    home = _origin(folder)
+    scheme, host, port = origin(url)
+    home = origin(folder)
     if scheme == "http" and home[0] == "https" and host == home[1] and port in (80, home[2]):
         parts = urlsplit(url)
         url = urlunsplit(("https", urlsplit(folder).netloc, parts.path, parts.query, ""))
@@ -114,30 +118,60 @@ def _page(body: bytes, name: str, number: int) -> dict[str, Any]:
     return data
 
 
-def remote_feed(url: str, asking: Asking, *, etag: str = "", last_modified: str = "") -> Got:
-    """The feed at ``url`` with all its pages (see the module doc)."""
+def _unchanged(url: str, asking: Asking, known: Sequence[Validator]) -> bool:
+    """True when every page of the last update answers 304 to its own validator.
+
+    A page without a validator, a feed whose first page is not ``url``, or any page that
+    answers with a body may have changed: the caller fetches the whole feed again.
+    """
+    if not known or known[0][0] != url or not all(etag or since for _, etag, since in known):
+        return False
+    name = url.rsplit("/", 1)[-1]
+    for number, (page_url, etag, since) in enumerate(known, 1):
+        if number > 1:  # a stored page URL is held to the rule its next link was
+            page_url = next_page(page_url, url, asking.folder, name)
+        label = name if number == 1 else f"{name} (page {number}, checked)"
+        answer = asking.get(page_url, label, etag=etag, last_modified=since,
+                            origin=asking.folder if number > 1 else "")  # fmt: skip
+        if answer.body is not None:
+            return False
+    return True
+
+
+def remote_feed(url: str, asking: Asking, *, known: Sequence[Validator] = ()) -> Got:
+    """The feed at ``url`` with all its pages (see the module doc).
+
+    ``known``: each page's validator from the last update; when every page is unchanged
+    the answer is ``Got(None)``; else (and without ``known``) every page is fetched.
+    """
+    if _unchanged(url, asking, known):
+        return Got(None, pages=len(known), validators=tuple(known))
     name = url.rsplit("/", 1)[-1]
     folder = asking.folder
 
-    def get(page_url: str, number: int, used: int, etag: str = "", since: str = "") -> Fetched:
+    def get(page_url: str, number: int, used: int) -> Fetched:
         label = name if number == 1 else f"{name} (page {number})"
+        # A next page's redirects stay on the folder's origin, as its link must.
         return asking.get(page_url, label, max_bytes=download.MAX_BYTES - used,
-                          etag=etag, last_modified=since)  # fmt: skip
+                          origin=folder if number > 1 else "")  # fmt: skip
 
-    first = get(url, 1, 0, etag, last_modified)
+    first = get(url, 1, 0)
     if first.body is None:
-        return Got(None)
+        raise FeedError(f"{name}: answered 304 Not Modified to a plain request; refused")
     head = first.body.lstrip()[:64].lower()
     if "html" in first.content_type.lower() or head.startswith(b"<"):
         return Got(first.body, content_type=first.content_type)  # refused by the checks
     data = _page(first.body, name, 1)
+    validators = [(url, first.etag, first.last_modified)]
     if data.get("next") in (None, ""):
-        return Got(first.body, first.etag, first.last_modified, first.content_type)
+        return Got(first.body, first.etag, first.last_modified, first.content_type,
+                   validators=tuple(validators))  # fmt: skip
     count = data.get("count")
-    if not whole_count(count):
+    if not isinstance(count, int) or not whole_count(count):
         raise FeedError(f'{name}: a paged feed without a whole-number "count" '
                         f"({json.dumps(count)[:20]}); refused")  # fmt: skip
     results: list[Any] = list(data["results"])
+    not_beyond_count(name, len(results), count)
     seen = {url}
     used = len(first.body)
     page_url = url
@@ -157,12 +191,15 @@ def remote_feed(url: str, asking: Asking, *, etag: str = "", last_modified: str 
                             f"({count:,}, then {json.dumps(data.get('count'))[:20]}); "
                             "try again")  # fmt: skip
         results.extend(data["results"])
+        not_beyond_count(name, len(results), count)
         if len(results) > MAX_RECORDS:
             raise FeedError(f"{name}: more than {MAX_RECORDS:,} records; refused")
+        validators.append((page_url, answer.etag, answer.last_modified))
     merged = {"count": count, "next": None, "previous": None, "results": results}
     body = json.dumps(merged, ensure_ascii=False).encode("utf-8")
     note = f"{name} came in {len(seen)} pages"
-    return Got(body, first.etag, first.last_modified, pages=len(seen), notes=(note,))
+    return Got(body, first.etag, first.last_modified, pages=len(seen), notes=(note,),
+               validators=tuple(validators))  # fmt: skip
 
 
 def remote_file(url: str, asking: Asking, *, etag: str = "", last_modified: str = "") -> Got:

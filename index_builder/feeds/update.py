@@ -12,6 +12,8 @@ is missing (404) or empty keeps the abstracts stored before, with a note.
 
 from __future__ import annotations
 
+import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Collection
@@ -48,6 +50,8 @@ class Change:
 
     def summary(self) -> str:
         """One line for the user."""
+        if self.unchanged and self.downloaded:  # read again (--force, a folder): same bytes
+            return f"{self.venue.name}: unchanged ({self.papers:,} papers, the same as stored)"
         if self.unchanged:
             return f"{self.venue.name}: unchanged ({self.papers:,} papers, nothing downloaded)"
         return (
@@ -101,20 +105,36 @@ def update(
             return _update(venue, paths, base, cancel, progress, force, bookmarked, step)
     except store.Busy as exc:
         raise FeedError(f"{exc}; try again when it ends") from None
+    except OSError as exc:  # the lock or the clean-up of old sets, on a full or read-only disk
+        raise FeedError(f"cannot write in {store.sets_dir(paths, venue)}: "
+                        f"{exc.strerror or exc}") from None  # fmt: skip
 
 
 def _get(
-    name: str, asking: pages.Asking, old: dict[str, str], kept: bool, paged: bool
+    name: str, asking: pages.Asking, old: dict[str, Any], kept: bool, paged: bool
 ) -> pages.Got:
-    """One file from the folder (conditional on a remote one when a copy is kept)."""
+    """One file from the folder (conditional on a remote one when a copy is kept and the
+    update is not forced: ``kept`` is False then)."""
     base = asking.folder
     if not base.startswith(("https://", "http://")):
         return pages.local_file(Path(base) / name)
     url = base.rstrip("/") + "/" + name
+    if paged:
+        return pages.remote_feed(url, asking, known=_page_validators(old) if kept else ())
     etag = old.get("etag", "") if kept else ""
     since = old.get("last_modified", "") if kept else ""
-    fetch = pages.remote_feed if paged else pages.remote_file
-    return fetch(url, asking, etag=etag, last_modified=since)
+    return pages.remote_file(url, asking, etag=str(etag), last_modified=str(since))
+
+
+def _page_validators(old: dict[str, Any]) -> list[pages.Validator]:
+    """The feed's stored validators, one per page (none from an older ``meta.json``)."""
+    found = old.get("pages")
+    if not isinstance(found, list):
+        return []
+    out = [v for v in found if isinstance(v, list) and len(v) == 3]
+    if len(out) != len(found) or not all(isinstance(x, str) for v in out for x in v):
+        return []
+    return [(v[0], v[1], v[2]) for v in out]
 
 
 def _update(
@@ -137,7 +157,7 @@ def _update(
     got: dict[str, pages.Got] = {}
     for name in names:
         old = known.get(name, {}) if isinstance(known.get(name), dict) else {}
-        kept = stored[name] is not None
+        kept = stored[name] is not None and not force  # --force always fetches
         got[name] = _get(name, asking, old, kept, name == venue.feed_name)
         if got[name].body is not None:
             checks.refuse_html(got[name].body or b"", got[name].content_type, name)
@@ -166,22 +186,39 @@ def _update(
         "removed": sorted(before.keys() - after.keys()) if not unchanged else [],
         "moved": moved, "notes": checked.notes,
     }  # fmt: skip
-    new = store.new_set(paths, venue)
-    for name, body in files.items():
-        step(f"writing {name}")
-        store.write_file(new, name, body)
-    step("writing meta.json")
-    store.commit(paths, venue, new, new_meta)
-    step("stored")
+    _store(paths, venue, files, new_meta, step)
     return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved))
 
 
-def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, str]:
+def _store(
+    paths: Paths, venue: Venue, files: dict[str, bytes], meta: dict[str, Any], step: Step
+) -> None:
+    """Write the new set and swap it in; on a full disk (any write failing) remove what
+    was written and raise :class:`FeedError`: the set stored before stays in use."""
+    new = store.sets_dir(paths, venue) / f"{store.NEW}{os.getpid()}"
+    try:
+        new = store.new_set(paths, venue)
+        for name, body in files.items():
+            step(f"writing {name}")
+            store.write_file(new, name, body)
+        step("writing meta.json")
+        store.commit(paths, venue, new, meta)
+    except OSError as exc:
+        shutil.rmtree(new, ignore_errors=True)  # gone already once commit renamed it
+        raise FeedError(f"cannot store the new feed in {store.sets_dir(paths, venue)}: "
+                        f"{exc.strerror or exc}") from None  # fmt: skip
+    step("stored")
+
+
+def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, Any]:
     """The ETag and Last-Modified to send next time (the kept ones after a 304)."""
     if got.body is None:
         old = known.get(name, {})
         return old if isinstance(old, dict) else {}
-    return {"etag": got.etag, "last_modified": got.last_modified}
+    fresh: dict[str, Any] = {"etag": got.etag, "last_modified": got.last_modified}
+    if got.validators:
+        fresh["pages"] = [list(v) for v in got.validators]
+    return fresh
 
 
 def _checked(

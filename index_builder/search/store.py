@@ -159,6 +159,9 @@ class IndexStore:
                     self._close()
                     indexfiles.swap_in(tmp, self.index_dir)
                     self._open()
+            except OSError as exc:  # a full disk, say: named in one line, errno kept
+                raise OSError(exc.errno, f"cannot write the search index in {self.index_dir}: "
+                              f"{exc.strerror or exc}") from exc  # fmt: skip
             finally:
                 if tmp.exists():
                     shutil.rmtree(tmp, ignore_errors=True)

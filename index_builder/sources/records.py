@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from index_builder.model import Event, Paper
+from index_builder.sources.join_lines import JOINS_FILE, JoinLine, NotAJoin, event_id_of, join_line
 from index_builder.text import render as text
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -50,6 +51,10 @@ class PaperRecord:
     ``paper.event_id`` is not the paper of the abstracts whose ids ``paper.aliases``
     holds, so the automatic join never puts them together (see
     :mod:`index_builder.catalogue.hand_joins`)."""
+    hand: bool = False
+    """A join made by hand (a line of ``joins.jsonl``): its abstract goes on the row of
+    ``paper.event_id`` whatever the row's title is now, and nowhere when there is no such
+    row (:func:`index_builder.catalogue.merge_records.without_gone_joins`)."""
 
     @property
     def source(self) -> str:
@@ -162,20 +167,6 @@ def _links(data: dict[str, Any], *keys: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _event_id(value: Any) -> int | None:
-    """An event id from an integer or a string of digits; anything else is no id."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
-        return value
-    if (
-        isinstance(value, str)
-        and value.strip().isascii()
-        and value.strip().isdigit()
-        and len(value.strip()) < 12
-    ):
-        return int(value.strip())
-    return None
-
-
 def _events(value: Any) -> tuple[Event, ...]:
     """The ``events`` list of a dump record (poster session, talk); malformed items are dropped."""
     if not isinstance(value, list):
@@ -189,7 +180,7 @@ def _events(value: Any) -> tuple[Event, ...]:
             continue
         texts = {k: clean(v) for k in ("session", "starts_at", "ends_at", "room",
                  "poster_position") if isinstance(v := item.get(k), str)}  # fmt: skip
-        events.append(Event(kind, event_id=_event_id(item.get("event_id")), **texts))
+        events.append(Event(kind, event_id=event_id_of(item.get("event_id")), **texts))
     return tuple(events)
 
 
@@ -217,11 +208,11 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     page), ``pdf``, ``code``/``code_url``/``code_urls``, ``topic``, ``decision``,
     ``session``, ``starts_at``/``ends_at``, ``oral``, ``spotlight``, ``event_id``.
     """
+    if file == JOINS_FILE or (isinstance(data, dict) and data.get("apart") is True):
+        return _join_record(data, file, position)
     if not isinstance(data, dict):
         raise RecordError("not an object")
     data = {str(k).strip().lower(): v for k, v in data.items()}
-    if data.get("apart") is True:
-        return _apart_record(data, file, position)
     title = "" if data.get("title_derived") is True else _string(data, "title_raw", "title")
     abstract = _string(data, "abstract_raw", "abstract", "summary")
     if not title and not abstract:
@@ -248,7 +239,7 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         code_urls=_links(data, "code_urls", "code_url", "code"),
         oral=data.get("oral") is True,
         spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
-        event_id=_event_id(data.get("event_id")) if title and not _foreign(data) else None,
+        event_id=event_id_of(data.get("event_id")) if title and not _foreign(data) else None,
         aliases=_ids(data),
         events=_events(data.get("events")) if title else (),
         venue=_string(data, "venue") if title else "",
@@ -257,14 +248,20 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     return PaperRecord(file, position, paper)
 
 
-def _apart_record(data: dict[str, Any], file: str, position: int) -> PaperRecord:
-    """A join taken apart: ``{"apart": true, "event_id": N, "abstract_ids": [...]}``."""
-    event_id = _event_id(data.get("event_id"))
-    ids = _plain_strings(data.get("abstract_ids"))
-    if event_id is None or not ids:
-        raise RecordError("a join taken apart without its event_id and abstract_ids")
-    paper = Paper("", "", title_raw=_string(data, "title"), event_id=event_id, aliases=ids)
-    return PaperRecord(file, position, paper, apart=True)
+def _join_record(data: Any, file: str, position: int) -> PaperRecord:
+    """A line of the joins file, or a separation anywhere (:mod:`.join_lines` reads it)."""
+    try:
+        stated: JoinLine = join_line(data)
+    except NotAJoin as exc:
+        raise RecordError(str(exc)) from None
+    title = clean(stated.title)
+    if stated.apart:
+        paper = Paper("", "", title_raw=title, event_id=stated.event_id,
+                      aliases=stated.abstract_ids)  # fmt: skip
+        return PaperRecord(file, position, paper, apart=True)
+    paper = Paper("", "", title_raw=title, abstract_raw=clean(stated.abstract),
+                  event_id=stated.event_id)  # fmt: skip
+    return PaperRecord(file, position, paper, hand=True)
 
 
 def _plain_strings(value: object) -> tuple[str, ...]:

@@ -5,6 +5,8 @@ The bundled catalogue itself is the session fixture ``bundled_catalogue`` (``tes
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -94,4 +96,27 @@ def write_lone_list(path: Path, *, marked: bool = False) -> Path:
         texts[JOINED_ABSTRACT] = f"**{first}** {rest}"
     body = "\n\n".join(texts[a] for a in (JOINED_ABSTRACT, LONE_ABSTRACT, UNHINTED_ABSTRACT))
     path.write_text(f"My papers\n\n{body}\n", encoding="utf-8")
+    return path
+
+
+NEW_TITLE = "Watermarks Disclosed Selectively, Retitled by the Feed"
+"""The title :func:`table_copy` gives a row, as an update of the feed may."""
+
+
+def table_copy(folder: Path, *, retitle: str = "", drop: str = "") -> Path:
+    """The real table with row ``retitle`` given :data:`NEW_TITLE`, or row ``drop`` left out."""
+    text = TABLE.read_text(encoding="utf-8")
+    reader = csv.DictReader(io.StringIO(text))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(reader.fieldnames or ()), lineterminator="\n")
+    writer.writeheader()
+    for row in reader:
+        if row["event_id"] == drop:
+            continue
+        if row["event_id"] == retitle:
+            row["title"] = NEW_TITLE
+        writer.writerow(row)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / TABLE.name
+    path.write_text(out.getvalue(), encoding="utf-8")
     return path

@@ -60,7 +60,8 @@ def one_line_error(done: subprocess.CompletedProcess[str], words: str) -> None:
 
 def pages(feed: dict[str, Any], size: int, url: str, *, count: Any = None) -> dict[str, Answer]:
     """The feed in pages of ``size`` records: ``FEED`` then ``FEED?page=2`` … (absolute ``next``
-    links under ``url``); ``count`` overrides the count every page states."""
+    links under ``url``), each page with its own ETag; ``count`` overrides the count every
+    page states."""
     results = feed["results"]
     chunks = [results[i : i + size] for i in range(0, len(results), size)]
     out: dict[str, Answer] = {}
@@ -69,5 +70,5 @@ def pages(feed: dict[str, Any], size: int, url: str, *, count: Any = None) -> di
         link = f"{url}{ICML_FEED}?page={n + 1}" if n < len(chunks) else None
         page = {"count": feed["count"] if count is None else count, "next": link,
                 "previous": None, "results": chunk}  # fmt: skip
-        out[name] = Answer(json.dumps(page).encode(), etag='"p1"' if n == 1 else "")
+        out[name] = Answer(json.dumps(page).encode(), etag=f'"p{n}"')
     return out

@@ -27,6 +27,7 @@ from index_builder.catalogue.hand_joins import (
     JoinRefused,
     add_join,
     apart_took,
+    join_state,
     parse_apart,
     parse_line,
     plan_apart,
@@ -152,11 +153,14 @@ def _list(ctx: Context) -> int:
     if not lines:
         echo(f"No joins made by hand ({path} holds none).")
         return 0
+    lookup = ctx.catalogue().get
     echo(f"Joins made by hand, in {path}:")
     for number, line in enumerate(lines, 1):
         join, apart = parse_line(line), parse_apart(line)
         if join is not None:
             echo(f"  {join.event_id:<8} {join.abstract_id}  {join.joined:<10}  {join.title}")
+            if state := join_state(lookup, join):
+                echo(f"           {state} (paperscope join --undo {join.event_id} removes it)")
         elif apart is not None:
             ids = ", ".join(apart.abstract_ids)
             echo(f"  {apart.event_id:<8} apart from {ids}  {apart.separated:<10}  {apart.title}")

@@ -18,6 +18,7 @@ Global: --timezone venue|local|ZONE shows times in that zone for one command.
 
 from __future__ import annotations
 
+import errno
 import io
 import sys
 from pathlib import Path
@@ -141,6 +142,13 @@ def run(argv: list[str], peek: ForkedPeek | None = None) -> int:
         return 2
     except HomeError as exc:
         error(f"cannot use the PaperScope home: {exc}")
+        return 1
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        # A full disk (the search index, a cache): one line, nothing half-written kept.
+        where = f"{exc.filename}: " if exc.filename else ""
+        error(f"{where}{exc.strerror or exc}; free some space on the disk and try again")
         return 1
     except KeyboardInterrupt:
         return 130

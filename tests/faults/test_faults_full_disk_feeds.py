@@ -1,0 +1,94 @@
+"""Issue 36.5: ``update`` and a first ``search``/``similar``/``recommend`` on a full disk.
+
+The disk is a small tmpfs filled to the last block, in a private mount namespace
+(``unshare -m``, as the reading list's full-disk test does); where no namespace can be
+made the test is skipped and says why. Each command must end in one line and exit 1,
+leave no half-written files behind, and keep what was stored before in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.faults import namespace_problem, paperscope, run
+from tests.helpers.feed_cli import update_cli
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, small_feed
+
+NO_NAMESPACE = namespace_problem()
+pytestmark = pytest.mark.skipif(NO_NAMESPACE is not None, reason=str(NO_NAMESPACE))
+
+FULL_DISK = """
+set -e
+folder="$1"; shift
+mkdir -p "$folder"
+cp -a "$folder" "$folder.copy"
+mount -t tmpfs -o size=4m tmpfs "$folder"
+cp -a "$folder.copy/." "$folder/"
+dd if=/dev/zero of="$folder/filler" bs=4k 2>/dev/null || true
+set +e
+for command in "$@"; do
+  sh -c "$command"
+  echo "exit=$?"
+done
+echo "left:"
+ls -a "$folder/data/feeds/.icml2026" 2>/dev/null
+ls -a "$folder/cache/index" 2>/dev/null
+echo "stored:"; cat "$folder/data/feeds/icml2026/$FEED" 2>/dev/null | sha256sum
+"""
+
+
+def write_feed(folder: Path, n: int) -> Path:
+    feed, abstracts = small_feed(n)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ICML_FEED).write_text(json.dumps(feed), encoding="utf-8")
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts), encoding="utf-8")
+    return folder
+
+
+def on_full_disk(home: Path, *commands: list[str]) -> tuple[str, str]:
+    """Run each command (an argv) with ``home`` on a full tmpfs; stdout and stderr."""
+    lines = [" ".join(f"'{a}'" for a in argv) for argv in commands]
+    argv = ["unshare", "-m", "--propagation", "private", "sh", "-c", FULL_DISK, "sh",
+            str(home), *lines]  # fmt: skip
+    done = run(home, argv, timeout=600, env={"FEED": ICML_FEED})
+    shutil.rmtree(f"{home}.copy", ignore_errors=True)
+    return done.stdout, done.stderr
+
+
+def test_update_on_a_full_disk_is_one_line_and_keeps_the_stored_feed(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert update_cli(home, "--from", str(write_feed(tmp_path / "first", 40))).returncode == 0
+    kept = hashlib.sha256((home / "data/feeds/icml2026" / ICML_FEED).read_bytes()).hexdigest()
+    second = write_feed(tmp_path / "second", 30)
+    out, err = on_full_disk(home, paperscope("update", "--from", str(second)))
+    assert "exit=1" in out, out + err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0], err
+    assert "cannot store the new feed" in lines[0] and "the stored data is unchanged" in lines[0]
+    left = out.split("left:")[1].split("stored:")[0].split()
+    assert not [name for name in left if name.startswith(".new-")], left
+    assert out.split("stored:")[1].split()[0] == kept  # the old feed still in use
+
+
+def test_a_first_search_on_a_full_disk_is_one_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    out, err = on_full_disk(
+        home,
+        paperscope("search", "diffusion"),
+        paperscope("similar", "64328"),
+        paperscope("recommend"),
+    )
+    assert out.count("exit=1") == 3, out + err
+    assert "Traceback" not in err and "whoosh" not in err.lower()
+    lines = err.strip().splitlines()
+    assert len(lines) == 3, err
+    for line in lines:
+        assert "cannot write the search index in" in line and "No space left on device" in line
+    index_left = out.split("left:")[1].split("stored:")[0].split()
+    assert set(index_left) <= {".", ".."}, index_left  # no half-built index kept

@@ -1,0 +1,93 @@
+"""Issue 36.3, 36.10, 36.11: a hostile ``joins.jsonl`` under the real ``paperscope join``.
+
+A named pipe or a link to ``/dev/zero`` where the joins file is: every ``join`` command
+says so in one line and ends (the subprocess timeout is the hang detector); a join
+whose paper left the feed is named by ``join --list`` and ``doctor``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import HOME_ENV
+from tests.helpers.catalogue_data import (
+    JOINED_ROW,
+    LONE_ABSTRACT,
+    LONE_HINT,
+    TABLE,
+    table_copy,
+    write_lone_list,
+)
+
+JOIN_COMMANDS = [
+    ("join", "--list"),
+    ("join", "--undo", LONE_HINT),
+    ("join", "--apart", JOINED_ROW),
+    ("join", LONE_ABSTRACT, LONE_HINT),
+]
+
+
+def cli(tmp_path: Path, table: Path = TABLE) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``paperscope`` on ``table`` (default: the real one) and the lone-abstract list."""
+    listed = write_lone_list(tmp_path / "mine.txt")
+    env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(table),
+             "--source", str(listed), *args],
+            env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+
+    return call
+
+
+def joins_file(tmp_path: Path) -> Path:
+    folder = tmp_path / "home" / "data"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "joins.jsonl"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
+    tmp_path: Path, kind: str
+) -> None:
+    path = joins_file(tmp_path)
+    if kind == "fifo":
+        os.mkfifo(path)
+        said = "not a regular file (a named pipe)"
+    else:
+        path.symlink_to("/dev/zero")
+        said = "not a regular file (a device)"
+    call = cli(tmp_path)
+    for args in JOIN_COMMANDS:
+        done = call(*args)  # a hang is a TimeoutExpired: the test fails
+        assert done.returncode == 1, (args, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and said in lines[0] and str(path) in lines[0], (args, lines)
+    assert path.is_fifo() if kind == "fifo" else path.is_symlink()  # left as it was
+
+
+def test_a_join_whose_paper_left_the_feed_is_named_by_list_and_doctor(tmp_path: Path) -> None:
+    made = cli(tmp_path)(*JOIN_COMMANDS[3])
+    assert made.returncode == 0, made.stderr
+    gone = cli(tmp_path, table_copy(tmp_path / "feed", drop=LONE_HINT))
+    listed = gone("join", "--list")
+    assert listed.returncode == 0, listed.stderr
+    assert "not in force: that paper is no longer in the table" in listed.stdout
+    assert f"paperscope join --undo {LONE_HINT} removes it" in listed.stdout
+    doctor = gone("doctor")
+    assert f"your join to {LONE_HINT}" in doctor.stdout, doctor.stdout
+    shown = gone("show", LONE_ABSTRACT)
+    assert shown.returncode == 0 and "Authors: unknown" not in shown.stdout
+    assert gone("show", LONE_HINT).returncode != 0  # no ghost paper of the join line
+    undone = gone("join", "--undo", LONE_HINT)
+    assert undone.returncode == 0, undone.stderr
+    assert not joins_file(tmp_path).exists()

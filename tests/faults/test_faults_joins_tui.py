@@ -1,0 +1,94 @@
+"""Issue 36.3 and 36.13: ``J`` never reads the joins file on the event loop.
+
+The app on a real home (the real table, three bundled abstracts: see
+:func:`tests.helpers.catalogue_data.write_lone_list`). Every read of ``joins.jsonl`` is
+recorded with its thread: none may be the event loop's, where a named pipe froze the
+whole app (even ``q``) and a large file stalled every ``J``. With a named pipe there,
+``J`` says so in a notice and the app goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from index_builder.catalogue import hand_joins
+from index_builder.paths import Paths
+from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT, TABLE, write_lone_list
+from tests.helpers.tui_helpers import main, settle, type_query, until
+from tui.app import PaperScopeApp
+from tui.screens.join_dialog import JoinDialog, JoinPicker
+from tui.screens.main.screen import MainScreen
+from tui.shared.config import Config
+from tui.shared.context import Context
+
+pytestmark = pytest.mark.slow
+
+
+def join_app(tmp_path: Path) -> PaperScopeApp:
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    listed = write_lone_list(tmp_path / "mine.txt")
+    ctx = Context(paths=paths, extra_sources=[TABLE, listed], use_bundled=False)
+    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
+
+
+async def on_list(pilot: Pilot[int], query: str) -> MainScreen:
+    screen = main(pilot)
+    assert await until(pilot, lambda: screen.searcher is not None and screen.searcher.ready, 180)
+    screen = await type_query(pilot, query)
+    await pilot.press("escape")
+    await settle(pilot)
+    return screen
+
+
+def notices(app: PaperScopeApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_j_reads_the_joins_file_in_a_worker_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    joins = tmp_path / "data" / "joins.jsonl"
+    readers: list[str] = []
+    read = hand_joins.read_regular_file
+
+    def recorded(path: Path, *args: object) -> bytes:
+        readers.append(threading.current_thread().name)
+        return read(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand_joins, "read_regular_file", recorded)
+    app = join_app(tmp_path)
+    loop = threading.main_thread().name
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await on_list(pilot, "hierarchical vocabulary routing watermark")
+        await pilot.press("J")  # a lone abstract: the candidates, then the join
+        assert await until(pilot, lambda: isinstance(app.screen, JoinPicker), 60)
+        await pilot.press("enter")
+        assert await until(pilot, lambda: (p := screen.current_paper()) and p.id == LONE_HINT, 180)
+        assert joins.is_file()
+        await settle(pilot)
+        await pilot.press("J")  # joined by hand: asked whether to take it back
+        assert await until(pilot, lambda: isinstance(app.screen, JoinDialog), 60)
+        await pilot.press("y")
+        assert await until(pilot, lambda: not joins.exists(), 180)
+    assert readers and loop not in readers, readers
+
+
+async def test_j_with_a_named_pipe_for_the_joins_file_says_so_and_goes_on(
+    tmp_path: Path,
+) -> None:
+    app = join_app(tmp_path)
+    joins = tmp_path / "data" / "joins.jsonl"
+    os.mkfifo(joins)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await on_list(pilot, "hierarchical vocabulary routing watermark")
+        assert (p := screen.current_paper()) is not None and p.id == LONE_ABSTRACT
+        await pilot.press("J")
+        said = f"cannot read {joins}: not a regular file (a named pipe)"
+        assert await until(pilot, lambda: any(said in n for n in notices(app)), 60), notices(app)
+        assert app.screen is screen  # no picker over a file that cannot be read
+    assert joins.is_fifo()
