@@ -294,6 +294,36 @@ async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Pat
         assert set(table_ids(app)) == {"p1", "p2", "p3"}
 
 
+async def test_escape_from_the_planner_goes_back_to_the_list(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        assert app.screen_obj.sessions.shown
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReadingListScreen) and app.opened == []
+        assert not app.screen_obj.sessions.shown
+        assert app.screen.query_one("#rl-table", DataTable).has_focus
+        await pilot.press("escape")
+        assert app.opened == [None]
+
+
+async def test_escape_from_a_planner_opened_from_the_papers_goes_back_to_them(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    app.screen_obj = ReadingListScreen(
+        rl_store, {p.id: p for p in SCREEN_PAPERS}.get, papers=SCREEN_PAPERS, start="sessions"
+    )
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert app.screen_obj.sessions.shown
+        await pilot.press("escape")
+        assert app.opened == [None]
+
+
 LONG = Paper(
     id="p9",
     title="A Very Long Title " * 8,

@@ -49,7 +49,10 @@ class ReadingListScreen(Screen[str | None]):
     """The bookmarks in a table, with their status, note, removal, undo and export."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Back", tooltip="Back to the papers", id="rl_back"),
+        Binding(
+            "escape", "back", "Back", tooltip="Back to the list, then the papers", id="rl_back"
+        ),
+        Binding("q", "close", "Back", show=False, tooltip="Back to the papers", id="rl_close"),
         Binding("r", "cycle_status", "Status", tooltip="to read → reading → read", id="rl_status"),
         Binding("n", "edit_note", "Note", tooltip="Edit the note", id="rl_note"),
         Binding("d", "remove", "Remove", tooltip="Remove the bookmark", id="rl_remove"),
@@ -260,6 +263,13 @@ class ReadingListScreen(Screen[str | None]):
     def action_whats_on(self) -> None:
         """What's on now among the bookmarks (a day and hour can be typed), and the next."""
         self.sessions.whats_on()
+
+    def action_back(self) -> None:
+        """Back one step: from the planner opened here to the list, else to the papers."""
+        if self.sessions.shown and self._start != "sessions":
+            self.action_toggle_sessions()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         """Back to the papers."""
