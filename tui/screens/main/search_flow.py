@@ -92,6 +92,8 @@ class SearchFlow:
         """True while the searcher holds only the first screen of papers."""
         self.pending: tuple[str, Paper] | None = None
         """(query, paper): highlight the paper in that query's answer (at the top if not in it)."""
+        self.place: tuple[str, str | None, int] | None = None
+        """(query, paper id, row): where the cursor was in that query before a listing."""
 
     @property
     def status(self) -> StatusBar:
@@ -252,6 +254,8 @@ class SearchFlow:
         if previous is not None and previous.query == message.query and results.cursor > 0:
             keep = current.paper.id if current is not None else None
             near = results.cursor  # that paper gone (unbookmarked in is:bookmarked): its row
+        if self.place is not None and self.place[0] == message.query:  # back from a listing
+            (_, keep, near), self.place = self.place, None
         hits = message.result.hits
         if self.pending is not None and self.pending[0] == message.query:
             # The paper the user opened is the one highlighted, listed or not.
