@@ -8,9 +8,11 @@ import shutil
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from typing import Any
 
 from index_builder.model import Paper, SearchResult
+from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList, ReadingListError
 from index_builder.times import describe, event_kind, event_line, paper_events
 from tui.cli.common import add_subparser, zone_setting
@@ -56,14 +58,25 @@ def count(text: str) -> int:
 
 def bookmarked_ids(ctx: Context) -> frozenset[str]:
     """Ids and aliases on the reading list, for ``is:bookmarked`` (none if it has no file)."""
+    return _list_ids(ctx, ReadingList.ids, "is:bookmarked")
+
+
+def dismissed_ids(ctx: Context) -> frozenset[str]:
+    """Ids dismissed from For you, for ``is:dismissed`` (none if the list has no file)."""
+    return _list_ids(ctx, lambda store: Dismissals(store).ids(), "is:dismissed")
+
+
+def _list_ids(
+    ctx: Context, read: Callable[[ReadingList], frozenset[str]], what: str
+) -> frozenset[str]:
     path = ctx.paths.reading_list
     if not path.exists():
         return frozenset()
     try:
         with ReadingList(path) as store:
-            return store.ids()
+            return read(store)
     except (ReadingListError, OSError) as exc:
-        error(f"reading list: {exc} (is:bookmarked finds nothing)")
+        error(f"reading list: {exc} ({what} finds nothing)")
         return frozenset()
 
 
@@ -89,7 +102,10 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     ensure_index(ctx)
     query = " ".join(args.query)
     marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
-    result = ctx.index().search(query, limit=args.limit, sort=args.sort, bookmarked=marked)
+    dismissed = dismissed_ids(ctx) if "dismissed" in query.lower() else frozenset()
+    result = ctx.index().search(
+        query, limit=args.limit, sort=args.sort, bookmarked=marked, dismissed=dismissed
+    )
     if args.json:
         print(dumps(search_json(result)))
         return 0

@@ -126,6 +126,8 @@ class PaperView(VerticalScroll, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.hit: Hit | None = None
         self.bookmarked = False
+        self.dismissed = False
+        """The paper shown was dismissed from For you (``x``)."""
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
@@ -137,7 +139,7 @@ class PaperView(VerticalScroll, can_focus=True):
         if setting != self.zone_setting:
             self.zone_setting = setting
             if self.hit is not None:
-                self.show(self.hit, bookmarked=self.bookmarked)
+                self.show(self.hit, bookmarked=self.bookmarked, dismissed=self.dismissed)
 
     def compose(self) -> ComposeResult:
         yield PaperBody(id="paper-body")
@@ -147,11 +149,12 @@ class PaperView(VerticalScroll, can_focus=True):
         """The paper shown, if any."""
         return self.hit.paper if self.hit is not None else None
 
-    def show(self, hit: Hit | None, *, bookmarked: bool = False) -> None:
+    def show(self, hit: Hit | None, *, bookmarked: bool = False, dismissed: bool = False) -> None:
         """Show ``hit`` (or an empty view); similar papers are cleared until set again."""
         same = self.hit is not None and hit is not None and self.hit.paper.id == hit.paper.id
         self.hit = hit
         self.bookmarked = bookmarked
+        self.dismissed = dismissed
         body = self.query_one(PaperBody)
         if hit is None:
             body.links = []
@@ -163,10 +166,10 @@ class PaperView(VerticalScroll, can_focus=True):
             self.set_similar(None, ())
             self.scroll_home(animate=False)
 
-    def set_bookmarked(self, bookmarked: bool) -> None:
-        """Redraw the bookmark badge."""
-        if self.hit is not None and bookmarked != self.bookmarked:
-            self.show(self.hit, bookmarked=bookmarked)
+    def set_marks(self, bookmarked: bool, dismissed: bool = False) -> None:
+        """Redraw the bookmark badge and the dismissed mark."""
+        if self.hit is not None and (bookmarked, dismissed) != (self.bookmarked, self.dismissed):
+            self.show(self.hit, bookmarked=bookmarked, dismissed=dismissed)
 
     def set_similar(self, paper_id: str | None, hits: Sequence[Hit]) -> None:
         """Fill the similar list for ``paper_id`` (ignored if the view moved on)."""
@@ -229,6 +232,8 @@ class PaperView(VerticalScroll, can_focus=True):
         line.append(f"  id {clean(paper.id)}", style="dim")
         if self.bookmarked:
             line.append("   in your reading list", style="italic")
+        if self.dismissed:
+            line.append("   not interested: hidden from For you (u takes it back)", style="italic")
         parts.append(line)
         for other in paper.possibly_same_as:
             parts.append(

@@ -78,7 +78,11 @@ class MainScreen(Screen[None]):
         self.listings = Listings(self, self.flow)
         self.start_up = StartUp(self, self.flow, catalogue, index)
         self.pane = PaperPane(
-            self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
+            self,
+            services,
+            searcher=lambda: self.flow.searcher,
+            marked=self.bookmarked_ids,
+            dismissed=self.for_you.dismissed,
         )
 
     def compose(self) -> ComposeResult:
@@ -268,8 +272,10 @@ class MainScreen(Screen[None]):
             self.run_search()
 
     def dismissals_changed(self) -> None:
-        """For you shown: ranked again without the papers dismissed."""
-        if self.box.value.strip().lower() == FOR_YOU:
+        """The view's mark redrawn; For you ranked again, is:dismissed listed again."""
+        self.pane.refresh_badge()
+        query = self.box.value.strip().lower()
+        if query == FOR_YOU or "dismissed" in query:
             self.run_search()
 
     # -- actions ----------------------------------------------------------------------------
@@ -357,5 +363,5 @@ class MainScreen(Screen[None]):
             self.for_you.dismiss(paper)
 
     def action_undo_dismiss(self) -> None:
-        """Take back the last paper dismissed."""
-        self.for_you.take_back()
+        """Take back the current paper if it is dismissed, else the last one dismissed."""
+        self.for_you.take_back(self.current_paper())

@@ -180,8 +180,9 @@ class SearchFlow:
         panel = self._facet_panel()
         facets = panel is not None and panel.shown
         searcher, query, sort, marked = self.searcher, self.box.value, self.sort, self._marked()
-        # Only For you leaves papers out: other queries never read the dismissed ones.
-        dismissed = self._dismissed() if query.strip().lower() == FOR_YOU else frozenset()
+        # Only For you and is:dismissed read the dismissed papers.
+        asks = query.strip().lower() == FOR_YOU or "dismissed" in query.lower()
+        dismissed = self._dismissed() if asks else frozenset()
         # The same query again (sort, bookmarks, the index now ready): as many hits as the
         # list holds, so the cursor can stay where the user scrolled to.
         held = len(self._screen.query_one(ResultList).hits)

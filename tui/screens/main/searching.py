@@ -69,7 +69,7 @@ class Searcher:
 
         Never raises on the query's syntax. Lists that need no index (every paper,
         ``like:``, ``for:you``) come whole whatever the window; ``for:you`` ranks by
-        ``bookmarked`` and leaves out ``dismissed``.
+        ``bookmarked`` and leaves out ``dismissed``, which ``is:dismissed`` lists.
         """
         text = query.strip()
         start = time.perf_counter()
@@ -91,6 +91,7 @@ class Searcher:
                 sort=sort,
                 bookmarked=bookmarked,
                 facets=facets,
+                dismissed=dismissed,
             )
         if not text:
             hits = self.everything(sort)
