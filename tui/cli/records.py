@@ -130,10 +130,11 @@ def search_json(result: SearchResult) -> dict[str, Any]:
     }
 
 
-def print_hits(result: SearchResult, zone: str | None = None) -> None:
+def print_hits(result: SearchResult, zone: str | None = None, about: str = "") -> None:
     """Human output of a search: one paper a line, then a summary.
 
-    With ``zone`` (sorted by time), each paper's session time in that zone's setting.
+    With ``zone`` (sorted by time), each paper's session time in that zone's setting;
+    ``about`` says what the total counts (default: papers for the query).
     """
     width = shutil.get_terminal_size((100, 20)).columns
     for hit in result.hits:
@@ -149,7 +150,8 @@ def print_hits(result: SearchResult, zone: str | None = None) -> None:
                 + textwrap.shorten(author_line(paper), max(27, width - 13), placeholder="…")
             )
     shown = len(result.hits)
-    echo(f"{shown} of {result.total} papers for {result.query!r} ({result.elapsed_ms:.1f} ms)")
+    about = about or f"papers for {result.query!r}"
+    echo(f"{shown} of {result.total:,} {about} ({result.elapsed_ms:.1f} ms)")
     if result.suggestion:
         echo(f"Did you mean: {result.suggestion}")
     if result.fallback:

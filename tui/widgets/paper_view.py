@@ -2,7 +2,8 @@
 
 Title, authors, institutions, oral/spotlight, topic, every presentation (poster session
 and talk, in the chosen zone: the venue's by default, with board and room), links
-(OpenReview, virtual site, code; clickable, http/https only), the abstract with the
+(OpenReview, virtual site, code; clickable, http/https only; an address is never broken
+across lines: :class:`~tui.widgets.one_line.LinkLine`), the abstract with the
 query's words highlighted, and a list of similar papers that the screen fills from a
 worker. Data text is only ever put into ``Text`` objects.
 """
@@ -26,6 +27,7 @@ from index_builder.model import Hit, Paper
 from index_builder.text.links import openreview_pdf
 from index_builder.times import DEFAULT_SETTING
 from index_builder.venues import DEFAULT as DEFAULT_VENUE
+from tui.widgets.one_line import LinkLine
 from tui.widgets.paper_text import (
     badges,
     clean,
@@ -216,7 +218,7 @@ class PaperView(VerticalScroll, can_focus=True):
         match = style("match")
         title = title_text(paper, hit.title_spans, match)
         title.stylize("bold")
-        parts: list[Text] = [title]
+        parts: list[Text | LinkLine] = [title]
         line = badges(
             paper,
             self.bookmarked,
@@ -254,7 +256,7 @@ class PaperView(VerticalScroll, can_focus=True):
             # The action names the link by number: no data text ever enters an action string.
             meta = Style(meta={"@click": f"open_link({number})"})
             link = Text(clean(url), style=style("link") + meta)
-            parts.append(self._field(label, link, style("label")))
+            parts.append(LinkLine(Text(f"{label:<13}", style=style("label")), link))
         parts.append(Text(""))
         if paper.abstract:
             shown = paper.abstract[:ABSTRACT_LIMIT]
