@@ -161,7 +161,26 @@ async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> Non
         await pilot.press("enter")
         await pilot.pause()
         text = str(app.screen.query_one("#wo-body", Static).render())
-        assert "is not a day and hour like 2026-07-08 10:30" in text
+        assert "is not a day and hour like wed 10:30" in text
+        # a day by name, as day:wed in a query; then a bare hour on the day shown
+        for typed, at in (
+            ("wed 11:05", "Wed 8 Jul 2026, 11:05"),
+            ("16:05", "Wed 8 Jul 2026, 16:05"),
+        ):
+            app.screen.query_one(Input).value = typed
+            await pilot.press("enter")
+            await pilot.pause()
+            text = str(app.screen.query_one("#wo-body", Static).render())
+            assert f"At {at} KST:" in text, (typed, text)
+        await pilot.press("escape", "w")  # opened again: the day shown is today's
+        await pilot.pause()
+        app.screen.query_one(Input).value = "11:05"
+        await pilot.press("enter")
+        await pilot.pause()
+        text = str(app.screen.query_one("#wo-body", Static).render())
+        # not today's date, months from the conference: its only day here, Wed 8 July
+        assert "At Wed 8 Jul 2026, 11:05 KST:" in text, text
+        assert "now: Oral 3A Theory, 11:00–11:15 KST" in text
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, WhatsOnScreen)

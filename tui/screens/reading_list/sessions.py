@@ -139,7 +139,9 @@ class Sessions:
 
         every = attempt(self._screen, lambda: self._store.all(sort="time"))
         if every is not None:
-            self._screen.app.push_screen(WhatsOnScreen(every, self._lookup, self.zone))
+            papers = self._screen.papers()
+            screen = WhatsOnScreen(every, self._lookup, self.zone, papers=papers)
+            self._screen.app.push_screen(screen)
 
     def show_times_in(self, setting: str) -> None:
         """Show times in ``setting``'s zone from now on (the table redraws if shown)."""
