@@ -100,9 +100,9 @@ class WhatsOnScreen(ModalScreen[None]):
             return
         day = days[0] if days else None
         shown = self.moment.date() if self.moment is not None else None
-        now = self.now or datetime.now(UTC)
+        clock = self.now or datetime.now(UTC)
         try:
-            self.moment = moment_from(day, at, self.zone, now, self.days, shown)
+            self.moment = moment_from(day, at, self.zone, clock, self.days, shown)
         except ValueError as exc:
             body.update(Text(safe(str(exc).replace("--day ", "").replace("--at ", ""))))
             return

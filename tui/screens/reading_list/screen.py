@@ -89,7 +89,7 @@ class ReadingListScreen(Screen[str | None]):
         self.status_filter: str | None = None
         self.sort = "added"
         self.bookmarks: list[Bookmark] = []
-        self.sessions = Sessions(self, store, lookup, zone)
+        self.sessions = Sessions(self, store, lookup, zone, self.papers)
         self.edits = Edits(self)
         self.changes = ChangeWatch(self, self._reader, lambda: self.bookmarks)
         self._seen_version: int | None = None
