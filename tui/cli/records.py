@@ -14,7 +14,7 @@ from typing import Any
 from index_builder.model import Paper, SearchResult
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList, ReadingListError
-from index_builder.times import describe, event_kind, event_line, paper_events
+from index_builder.times import describe, event_kind, event_line, first_event, paper_events
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.shared.context import Context
@@ -143,7 +143,8 @@ def print_hits(result: SearchResult, zone: str | None = None, about: str = "") -
         line = f"{paper.id:>11}  {badge}{paper.title}"
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
         if zone is not None:
-            echo(" " * 13 + describe(paper.starts_at, paper.ends_at, zone, paper.venue))
+            first = first_event(paper)
+            echo(" " * 13 + describe(first.starts_at, first.ends_at, zone, paper.venue))
         if paper.authors:
             echo(
                 " " * 13
