@@ -91,7 +91,7 @@ async def test_rows_show_times_only_when_sorted_by_time(make_app: AppFactory) ->
         assert [h.paper.id for h in screen.results.hits] == ["62980", "501", "700"]
         lines = [screen.results.render_line(y).text for y in (1, 3, 5)]
         assert "Wed 8 Jul, 10:30–12:15 KST · " in lines[0]
-        assert "Wed 8 Jul, 16:00 KST · " in lines[1]
+        assert "Wed 8 Jul, 11:00–11:15 KST · " in lines[1]  # its talk, before its 16:00 poster
         assert "time unknown · " in lines[2]
         await pilot.press("s")
         await settle(pilot)
