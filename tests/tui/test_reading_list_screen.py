@@ -433,3 +433,20 @@ async def test_the_list_shows_and_sorts_by_the_next_presentation(
         assert past == now.startswith("2026-12")
         header = str(app.screen.query_one("#rl-header", Static).render())
         assert "sorted by next presentation" in header
+
+
+async def test_every_column_shows_after_the_terminal_narrows(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    from tests.helpers.tui_helpers import rendered_text
+
+    rl_store.add(LONG)
+    app = ListApp(rl_store, [*SCREEN_PAPERS, LONG], tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(70, 22)
+        await pilot.pause()
+        table = app.screen.query_one("#rl-table", DataTable)
+        lines = rendered_text(table).splitlines()
+        assert "Authors" in lines[0] and "Next" in lines[0], lines[0]
+        assert any("Mon 18:30" in line for line in lines), lines

@@ -71,11 +71,17 @@ def short_authors(authors: Sequence[str]) -> str:
 
 def add_columns(bookmarks: DataTable[Text], sessions: DataTable[Text]) -> None:
     """The columns of the bookmark table (:data:`COLUMNS`) and of the sessions table."""
+    list_columns(bookmarks)
+    sessions.add_column("Sessions", key=PLAN)
+
+
+def list_columns(bookmarks: DataTable[Text]) -> None:
+    """The columns of the bookmark table, sized afresh (a narrower screen: narrower cells)."""
+    bookmarks.clear(columns=True)
     for key, label, width in zip(
         COLUMNS, ("Status", "Title", "Authors", "Next"), (8, None, None, NEXT_WIDTH), strict=True
     ):
         bookmarks.add_column(label, key=key, width=width)
-    sessions.add_column("Sessions", key=PLAN)
 
 
 def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
