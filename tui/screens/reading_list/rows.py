@@ -71,17 +71,11 @@ def short_authors(authors: Sequence[str]) -> str:
 
 def add_columns(bookmarks: DataTable[Text], sessions: DataTable[Text]) -> None:
     """The columns of the bookmark table (:data:`COLUMNS`) and of the sessions table."""
-    list_columns(bookmarks)
-    sessions.add_column("Sessions", key=PLAN)
-
-
-def list_columns(bookmarks: DataTable[Text]) -> None:
-    """The columns of the bookmark table, sized afresh (a narrower screen: narrower cells)."""
-    bookmarks.clear(columns=True)
     for key, label, width in zip(
         COLUMNS, ("Status", "Title", "Authors", "Next"), (8, None, None, NEXT_WIDTH), strict=True
     ):
         bookmarks.add_column(label, key=key, width=width)
+    sessions.add_column("Sessions", key=PLAN)
 
 
 def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
@@ -139,8 +133,14 @@ def fill_list(
     """Fill ``table`` (columns :data:`COLUMNS`), one row per bookmark."""
     table.clear()
     moment = now or datetime.now(UTC)
-    for bm in bookmarks:
-        table.add_row(*row_cells(bm, lookup, room, setting, moment), key=bm.paper_id)
+    rows = [row_cells(bm, lookup, room, setting, moment) for bm in bookmarks]
+    # Sized to these cells: a column would keep its widest cell of an earlier fill, and a
+    # narrowed screen would push Authors and Next off it.
+    for i, column in enumerate(table.ordered_columns):
+        if column.auto_width:
+            column.content_width = max([column.label.cell_len, *(r[i].cell_len for r in rows)])
+    for bm, cells in zip(bookmarks, rows, strict=True):
+        table.add_row(*cells, key=bm.paper_id)
 
 
 def day_label(group: SessionGroup) -> str:

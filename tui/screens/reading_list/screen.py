@@ -36,7 +36,6 @@ from tui.screens.reading_list.rows import (
     STATUS_LABELS,
     add_columns,
     fill_list,
-    list_columns,
     note_text,
     rooms,
     row_cells,
@@ -161,7 +160,6 @@ class ReadingListScreen(Screen[str | None]):
 
     def on_resize(self) -> None:
         if self.bookmarks and self.is_mounted:
-            list_columns(self.table)  # a column keeps its widest cell: sized again
             self.reload()
 
     def papers(self) -> Sequence[Paper]:
