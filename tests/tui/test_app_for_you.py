@@ -137,6 +137,8 @@ async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back
     app = make_app()  # a restart on the same home
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
+        # read with the bookmarks once the papers are in: the view marks it found any way
+        assert await until(pilot, lambda: first in screen.for_you.known())
         await type_query(pilot, "is:dismissed")
         assert [h.paper.id for h in screen.results.hits] == [first]
         await pilot.press("escape")

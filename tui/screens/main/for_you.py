@@ -46,6 +46,10 @@ class ForYou:
                 self._ids = frozenset()
         return self._ids
 
+    def known(self) -> frozenset[str]:
+        """The dismissed ids if read already, else none (never reads: the view asks often)."""
+        return self._ids or frozenset()
+
     def dismiss(self, paper: Paper) -> None:
         """Dismiss ``paper`` from For you, in a worker (a locked list waits its timeout)."""
         self._write(paper.id, True)

@@ -70,7 +70,7 @@ class MainScreen(Screen[None]):
             self,
             marked=self.bookmarked_ids,
             facet_panel=lambda: self.facet_panel,
-            loaded=self.library.load,
+            loaded=self._list_loaded,
             indexed=lambda: self.pane.find_similar(),
             zone=lambda: services.zone_setting,
             dismissed=self.for_you.dismissed,
@@ -82,8 +82,15 @@ class MainScreen(Screen[None]):
             services,
             searcher=lambda: self.flow.searcher,
             marked=self.bookmarked_ids,
-            dismissed=self.for_you.dismissed,
+            dismissed=self.for_you.known,
         )
+
+    def _list_loaded(self) -> None:
+        """A catalogue is in use (after the first frame): the bookmarks and the dismissed
+        papers are read, so the view marks them."""
+        self.library.load()
+        self.for_you.dismissed()
+        self.pane.refresh_badge()
 
     def compose(self) -> ComposeResult:
         yield SearchBox(SearchHistory(self.services.paths.data_dir / HISTORY_FILE), id="search")
