@@ -212,6 +212,15 @@ def paper_events(paper: Paper) -> tuple[Event, ...]:
     return tuple(sorted(events, key=lambda e: instant_key(e.starts_at)))
 
 
+def first_event(paper: Paper) -> Event:
+    """The paper's earliest presentation (an oral's talk when it comes before its poster
+    session); one made of the paper's own session fields when none has a known time."""
+    events = paper_events(paper)
+    if events and parse_time(events[0].starts_at) is not None:
+        return events[0]
+    return Event("oral" if paper.oral else "poster", paper.session, paper.starts_at, paper.ends_at)
+
+
 def instant_key(starts_at: str) -> tuple[bool, float]:
     """A sort key by the moment (zone-independent), unknown times last."""
     start = parse_time(starts_at)

@@ -34,6 +34,9 @@ def _words(text: str) -> frozenset[str]:
 PARTICLES = _words(
     "van von der den de del della di da dal das dos du la le des ten ter zu al el bin ibn"
 )
+# Capitalised, only the particles that are not also given names: "Le" (Phi Le Nguyen) and
+# "Bin" (Young Bin Park) stay given names in the ICML 2026 table.
+CAPITAL_PARTICLES = _words("Van Von Der Den De Del Della Di Da Dos La")
 SUFFIXES = frozenset({"Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV"})
 DEGREES = frozenset({"phd", "ph.d.", "md", "m.d.", "msc", "mba", "dr", "prof"})
 STOPWORDS = _words(
@@ -89,8 +92,8 @@ def clean_name(name: str) -> str:
 def split_name(name: str) -> PersonName:
     """Split a published name (``Given Family``) into its cited parts.
 
-    The last word is the family name, with lower-case particles before it
-    (``de Frutos``), a Catalan/Spanish ``i``/``y`` joining two family names and
+    The last word is the family name, with particles before it (``de Frutos``,
+    ``Van Valen``, ``Van den Broeck``), a Catalan/Spanish ``i``/``y`` joining two family names and
     a trailing ``Jr``/``III``; a trailing ``, PhD`` is dropped and ``Family,
     Given`` is understood. One word is a family name alone.
     """
@@ -111,7 +114,7 @@ def split_name(name: str) -> PersonName:
     start = len(words) - 1
     if start >= 3 and words[start - 1] in ("i", "y"):
         start -= 2
-    while start > 1 and words[start - 1] in PARTICLES:
+    while start > 1 and (words[start - 1] in PARTICLES or words[start - 1] in CAPITAL_PARTICLES):
         start -= 1
     return PersonName(tuple(words[:start]), " ".join(words[start:]), suffix)
 

@@ -7,10 +7,11 @@ the sessions are shown in: the venue's by default.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 
+from index_builder.model import Paper
 from index_builder.readinglist.schedule import SessionGroup
 from index_builder.times import (
     LOCAL,
@@ -19,12 +20,14 @@ from index_builder.times import (
     local_zone,
     long_day,
     normal_setting,
+    parse_time,
     short_day,
     zone_label,
     zone_named,
 )
 from index_builder.venues import DEFAULT
 
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
 
 
@@ -77,24 +80,68 @@ def _utc() -> tzinfo:
     return UTC
 
 
-def moment_from(day: str | None, at: str | None, zone: tzinfo, now: datetime) -> datetime:
-    """The moment ``day`` (``YYYY-MM-DD``, default today) at ``at`` (``HH:MM``) in ``zone``.
+def conference_days(papers: Iterable[Paper], zone: tzinfo) -> tuple[date, ...]:
+    """The days, in ``zone``, on which any of ``papers`` is presented, in order."""
+    starts = {p.starts_at for p in papers} | {e.starts_at for p in papers for e in p.events}
+    moments = (parse_time(s) for s in starts if s)
+    return tuple(sorted({m.astimezone(zone).date() for m in moments if m is not None}))
 
-    Neither given: ``now``. A day without an hour is its start (00:00). Raises
+
+def moment_from(
+    day: str | None,
+    at: str | None,
+    zone: tzinfo,
+    now: datetime,
+    days: Sequence[date] = (),
+    shown: date | None = None,
+) -> datetime:
+    """The moment ``day`` at ``at`` (``HH:MM``) in ``zone``; ``days``: the conference's.
+
+    ``day`` is ``YYYY-MM-DD`` or a weekday's name (``wed``, ``Wednesday``: that day of
+    the conference). With no day, an hour is on the conference day ``shown`` (else today
+    during the conference, else its next day, else its first): never a date far from
+    it. Neither given: ``now``. A day without an hour is its start (00:00). Raises
     ``ValueError`` with a readable message for a bad day or hour.
     """
     here = now.astimezone(zone)
     if day is None and at is None:
         return here
-    try:
-        which = date.fromisoformat(day.strip()) if day else here.date()
-    except ValueError:
-        raise ValueError(f"--day {day!r} is not a date like 2026-07-08") from None
+    which = _day(day, days, here.date()) if day else _day_for_an_hour(days, shown, here.date())
     try:
         hour = _clock(at) if at else time(0, 0)
     except ValueError:
         raise ValueError(f"--at {at!r} is not an hour like 10:30") from None
     return datetime.combine(which, hour, tzinfo=zone)
+
+
+def _day(text: str, days: Sequence[date], today: date) -> date:
+    """The date ``text`` names: ISO, or a weekday within the conference ``days``."""
+    named = text.strip().lower().rstrip(".")
+    weekday = next(
+        (i for i, n in enumerate(WEEKDAYS) if len(named) >= 3 and n.startswith(named)), None
+    )
+    if weekday is None:
+        try:
+            return date.fromisoformat(text.strip())
+        except ValueError:
+            raise ValueError(f"--day {text!r} is not a day like wed or 2026-07-08") from None
+    if not days:  # no conference dates known: that weekday from today on
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    found = [d for d in days if d.weekday() == weekday]
+    if not found:
+        span = f"{short_day(days[0])} to {short_day(days[-1])}"
+        raise ValueError(
+            f"--day {text!r}: no day of the conference ({span}) is a {WEEKDAYS[weekday].title()}"
+        )
+    return next((d for d in found if d >= today), found[0])
+
+
+def _day_for_an_hour(days: Sequence[date], shown: date | None, today: date) -> date:
+    """The day a bare hour is on (see :func:`moment_from`)."""
+    for candidate in (shown, today):
+        if candidate is not None and (not days or candidate in days):
+            return candidate
+    return next((d for d in days if d >= today), days[0])
 
 
 def _clock(text: str) -> time:

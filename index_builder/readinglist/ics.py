@@ -1,6 +1,7 @@
-"""An iCalendar (RFC 5545) file of the poster sessions of bookmarked papers, written by hand.
+"""An iCalendar (RFC 5545) file of the presentations of bookmarked papers, written by hand.
 
-One VEVENT per bookmark with a session time, in UTC; lines end in CRLF and are
+One VEVENT per presentation with a time (the poster session and, for an oral, its talk:
+every event the planner lists), in UTC; lines end in CRLF and are
 folded at 75 octets; text values escape backslash, comma, semicolon and newlines.
 A paper whose session overlaps another bookmarked paper's says so in DESCRIPTION.
 LOCATION names the session and, when the data has them, the poster board and room;
@@ -13,8 +14,9 @@ import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from index_builder.model import Event
 from index_builder.readinglist.bookmark import Bookmark, Lookup, paper_of
-from index_builder.readinglist.schedule import clashes, parse_time
+from index_builder.readinglist.schedule import clashes, parse_time, slots_of
 from index_builder.times import event_place
 from index_builder.venues import venue_named
 
@@ -76,16 +78,49 @@ def _clash_note(rivals: Sequence[Bookmark]) -> str:
     return f"Clashes with: {shown}" + (f"; and {more} more" if more > 0 else "")
 
 
-def _location(bm: Bookmark, lookup: Lookup | None) -> str:
-    """The session, then the poster board and room of its event when the data has them."""
-    paper = paper_of(bm, lookup)
-    events = paper.events if paper is not None else ()
-    event = next(
-        (e for e in events if e.starts_at == bm.copy.starts_at and e.kind == "poster"), None
-    )
-    event = event or next((e for e in events if e.starts_at == bm.copy.starts_at), None)
-    place = event_place(event) if event is not None else ""
-    return ", ".join(part for part in (bm.copy.session, place) if part)
+def _location(event: Event) -> str:
+    """The session, then the poster board and room when the data has them."""
+    return ", ".join(part for part in (event.session, event_place(event)) if part)
+
+
+def _uid_key(bm: Bookmark, event: Event, seen: set[str]) -> str:
+    """The paper's id for its (first) poster session, as in earlier exports; the id and
+    the kind (and a number when repeated) for its talk and any further event."""
+    key = bm.paper_id if event.kind == "poster" else f"{bm.paper_id}/{event.kind}"
+    n = 1
+    while key in seen:
+        n += 1
+        key = f"{bm.paper_id}/{event.kind}/{n}"
+    seen.add(key)
+    return key
+
+
+def _vevent(
+    bm: Bookmark, event: Event, key: str, stamp: str, rival_map: dict[str, tuple[Bookmark, ...]]
+) -> list[str]:
+    """The VEVENT lines of one presentation (none when it has no start time)."""
+    starts = parse_time(event.starts_at)
+    if starts is None:
+        return []
+    ends = parse_time(event.ends_at)
+    link = bm.copy.openreview_url or bm.copy.url
+    details = [event.session, ", ".join(bm.copy.authors), link]
+    if bm.paper_id in rival_map:
+        details.append(_clash_note(rival_map[bm.paper_id]))
+    title = bm.copy.title or bm.paper_id
+    lines = ["BEGIN:VEVENT", f"UID:{event_uid(key)}", f"DTSTAMP:{stamp}"]
+    lines.append(f"DTSTART:{utc_stamp(starts)}")
+    if ends is not None and ends > starts:
+        lines.append(f"DTEND:{utc_stamp(ends)}")
+    summary = f"Talk: {title}" if event.kind == "oral" else title
+    lines.append(f"SUMMARY:{escape_text(summary)}")
+    if location := _location(event):
+        lines.append(f"LOCATION:{escape_text(location)}")
+    lines.append(f"DESCRIPTION:{escape_text(chr(10).join(d for d in details if d))}")
+    if link.startswith(("https://", "http://")) and link.isprintable() and " " not in link:
+        lines.append(f"URL:{link}")
+    lines.append("END:VEVENT")
+    return lines
 
 
 def venue_timezone(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> str:
@@ -104,38 +139,17 @@ def to_ics(
     now: datetime | None = None,
     lookup: Lookup | None = None,
 ) -> str:
-    """The calendar text of every bookmark that has a session start time."""
+    """The calendar text of every presentation with a start time of the bookmarked papers."""
     stamp = utc_stamp(now or datetime.now(UTC))
-    rival_map = clashes(bookmarks)
+    rival_map = clashes(bookmarks, lookup)
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
     lines.append("METHOD:PUBLISH")
     zone = venue_timezone(bookmarks, lookup)
     if zone:
         lines.append(f"X-WR-TIMEZONE:{escape_text(zone)}")
     for bm in bookmarks:
-        starts = parse_time(bm.copy.starts_at)
-        if starts is None:
-            continue
-        ends = parse_time(bm.copy.ends_at)
-        link = bm.copy.openreview_url or bm.copy.url
-        details = [bm.copy.session, ", ".join(bm.copy.authors), link]
-        if bm.paper_id in rival_map:
-            details.append(_clash_note(rival_map[bm.paper_id]))
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{event_uid(bm.paper_id)}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{utc_stamp(starts)}",
-        ]
-        if ends is not None and ends > starts:
-            lines.append(f"DTEND:{utc_stamp(ends)}")
-        lines.append(f"SUMMARY:{escape_text(bm.copy.title or bm.paper_id)}")
-        location = _location(bm, lookup)
-        if location:
-            lines.append(f"LOCATION:{escape_text(location)}")
-        lines.append(f"DESCRIPTION:{escape_text(chr(10).join(d for d in details if d))}")
-        if link.startswith(("https://", "http://")) and link.isprintable() and " " not in link:
-            lines.append(f"URL:{link}")
-        lines.append("END:VEVENT")
+        seen: set[str] = set()
+        for slot in slots_of(bm, lookup):
+            lines += _vevent(bm, slot.event, _uid_key(bm, slot.event, seen), stamp, rival_map)
     lines.append("END:VCALENDAR")
     return "".join(fold(line) + "\r\n" for line in lines)

@@ -57,11 +57,13 @@ class SearchIndex(VectorQueries):
         sort: SortKey = "relevance",
         bookmarked: Collection[str] = (),
         facets: bool = False,
+        dismissed: Collection[str] = (),
     ) -> SearchResult:
         """Run ``query``; never raises on syntax (malformed queries are read as plain words).
 
         ``hits`` holds the matches ranked ``offset`` to ``offset + limit``, so a caller can
         fetch every match a page at a time: the order is total (ties by document number).
+        ``bookmarked`` and ``dismissed`` are the ids ``is:bookmarked`` and ``is:dismissed`` match.
         """
         started = time.perf_counter()
         fallback, reason = False, ""
@@ -71,7 +73,7 @@ class SearchIndex(VectorQueries):
         except QuerySyntaxError as exc:
             node, fallback, reason = plain_words_query(query), True, str(exc)
         request = SearchRequest(
-            query, node, offset, limit, sort, bookmarked, facets, fallback, started
+            query, node, offset, limit, sort, bookmarked, facets, fallback, started, dismissed
         )
         result = self._answer(request.with_prefix() if prefix else request)
         return replace(result, fallback_reason=reason) if fallback else result
@@ -95,10 +97,10 @@ class SearchIndex(VectorQueries):
         searcher = self._current_searcher()
         # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
         bookmarked = request.bookmarked
-        marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
+        marked, dismissed = self._current(bookmarked), self._current(request.dismissed)
         # is:new: the papers the last ``paperscope update`` added (set by the owner).
-        new = {self.papers[self._by_id[i]].id for i in self.new_ids if i in self._by_id}
-        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new)
+        new = self._current(self.new_ids)
+        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new, dismissed)
         built = builder.build(node)
         if built is None:
             return self._everything(request)
@@ -129,6 +131,10 @@ class SearchIndex(VectorQueries):
             fallback=request.fallback,
             facets=self._ranks.facets(matches.keys()) if request.facets else {},
         )
+
+    def _current(self, ids: Collection[str]) -> set[str]:
+        """The current ids of the papers ``ids`` name (a stored id may be an earlier alias)."""
+        return {self.papers[self._by_id[i]].id for i in ids if i in self._by_id}
 
     def _hit(self, index: int, score: float, terms: MatchTerms) -> Hit:
         paper = self.papers[index]

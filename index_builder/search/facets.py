@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from index_builder import venues
 from index_builder.model import FacetCount, Paper, SortKey
-from index_builder.times import instant_key
+from index_builder.times import first_event, instant_key
 
 FACETS = ("topic", "kind", "session", "venue", "track")
 _KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
@@ -87,11 +87,12 @@ def _ordered(counter: dict[str, int]) -> list[tuple[str, int]]:
 def sort_key(sort: SortKey, paper: Paper) -> tuple[object, ...]:
     """The key that orders papers for ``sort`` ("title", or "time" with undated papers last).
 
-    Time is the moment itself, whatever offset each source wrote it with.
+    Time is the moment of the paper's earliest presentation (an oral's talk when it comes
+    before its poster), whatever offset each source wrote it with.
     """
     title = paper.title.casefold()
     if sort == "time":
-        return (*instant_key(paper.starts_at), title)
+        return (*instant_key(first_event(paper).starts_at), title)
     return (title, paper.id)
 
 

@@ -31,6 +31,7 @@ class SearchRequest:
     facets: bool = False
     fallback: bool = False
     started: float = 0.0
+    dismissed: Collection[str] = ()
 
     @property
     def window(self) -> tuple[int, int]:

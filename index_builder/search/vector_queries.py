@@ -23,6 +23,11 @@ MIN_BOOKMARKS = 3
 """Fewer bookmarks than this and :meth:`VectorQueries.recommend` guesses nothing."""
 
 
+def like_words(paper_id: str) -> str:
+    """What a count of similar papers counts, in the words the browser and the CLI share."""
+    return f"papers like {paper_id} (sharing a word with it), most similar first"
+
+
 @dataclass(frozen=True)
 class Recommendation:
     """Papers ranked for a reading list, and the words the ranking weighs most.
@@ -81,8 +86,9 @@ class VectorQueries(IndexStore):
     def similar(self, paper_id: str, limit: int = 10) -> SearchResult:
         """The papers nearest to ``paper_id`` (an id or alias) by their vectors.
 
-        ``total`` is how many papers share a word with it; hits highlight the shared
-        words that weigh most. An unknown id finds nothing.
+        ``total`` is how many papers share a word with it (the note says so in words:
+        :func:`like_words`); hits highlight the shared words that weigh most. An unknown
+        id finds nothing.
         """
         from index_builder.vectors.similar import neighbours
 
@@ -93,7 +99,8 @@ class VectorQueries(IndexStore):
         near = neighbours(self._paper_vectors(), row, max(limit, 0))
         hits = self._vector_hits([(n.row, n.score, n.words) for n in near.found])
         elapsed = (time.perf_counter() - started) * 1000
-        return SearchResult(query=paper_id, total=near.total, hits=hits, elapsed_ms=elapsed)
+        note = f"{near.total:,} {like_words(paper_id)}"
+        return SearchResult(paper_id, near.total, hits, elapsed_ms=elapsed, note=note)
 
     def more_like_this(self, paper_id: str, limit: int = 10) -> tuple[Hit, ...]:
         """The papers most similar to this one (not itself), best first."""

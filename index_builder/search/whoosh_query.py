@@ -103,11 +103,12 @@ class QueryBuilder:
         vocab: Vocabulary,
         bookmarked: Collection[str] = (),
         new: Collection[str] = (),
+        dismissed: Collection[str] = (),
     ) -> None:
         self.reader = reader
         self.vocab = vocab
-        self.bookmarked = bookmarked
-        self.new = new
+        # The is: values that name a set of ids the caller holds, not an indexed flag.
+        self.id_sets = {"bookmarked": bookmarked, "new": new, "dismissed": dismissed}
         self.terms = MatchTerms()
         self._positive = False
 
@@ -140,8 +141,8 @@ class QueryBuilder:
         field = node.field
         if field in FLAG_FIELDS:
             value = normalize_day(node.text) if field == "day" else node.text.lower()
-            if field == "is" and value in ("bookmarked", "new"):
-                ids = sorted(self.bookmarked if value == "bookmarked" else self.new)
+            if field == "is" and value in self.id_sets:
+                ids = sorted(self.id_sets[value])
                 return Q.Or([Q.Term("id", i) for i in ids]) if ids else Q.NullQuery
             return Q.Term(field, value)
         if field in EXACT_FIELDS:

@@ -117,3 +117,50 @@ async def test_the_view_lists_the_papers_most_like_the_one_shown(make_app: AppFa
         again = [h.paper.id for h in index.more_like_this(moved.id, 8)]
         assert await until(pilot, lambda: [h.paper.id for h in screen.view._similar] == again)
         assert main(pilot) is screen
+
+
+async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back(
+    make_app: AppFactory,
+) -> None:
+    """The issue's repro: R, x, q, restart, then the paper is found (is:dismissed),
+    marked in the view, and u takes it back."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        bookmark(screen, 4)
+        await pilot.press("escape", "R")
+        await settle(pilot)
+        first = screen.results.hits[0].paper.id
+        await pilot.press("x")
+        assert await until(pilot, lambda: first in screen.for_you.dismissed())
+        await pilot.press("q")
+    app = make_app()  # a restart on the same home
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        # read with the bookmarks once the papers are in: the view marks it found any way
+        assert await until(pilot, lambda: first in screen.for_you.known())
+        await type_query(pilot, "is:dismissed")
+        assert [h.paper.id for h in screen.results.hits] == [first]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.view.paper is not None and screen.view.paper.id == first
+        assert screen.view.dismissed
+        assert "not interested" in rendered_text(screen.view.query_one("#paper-body"))
+        await pilot.press("u")
+        assert await until(pilot, lambda: first not in screen.for_you.dismissed())
+        await settle(pilot)
+        assert screen.results.hits == ()
+        with ReadingList(screen.services.paths.reading_list) as store:
+            assert Dismissals(store).ids() == frozenset()
+        await type_query(pilot, "is:dismissed")
+        assert screen.results.hits == ()
+
+
+async def test_u_with_nothing_to_undo_points_to_is_dismissed(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications]
+        assert any("is:dismissed" in n for n in notes), notes

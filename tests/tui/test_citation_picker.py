@@ -127,6 +127,26 @@ async def test_fallback_shows_the_text_read_only_and_closes() -> None:
         assert not isinstance(app.screen, CopyFallback)
 
 
+@pytest.mark.parametrize("size", [(120, 36), (80, 24), (70, 22)])
+async def test_no_notice_covers_the_fallback(size: tuple[int, int]) -> None:
+    """A notice shown before (or while) the fallback opens leaves its words uncovered."""
+    app = Host()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        app.notify("Back in For you.")
+        app.push_screen(CopyFallback(cite(PAPER, "bibtex"), "Could not copy"))
+        await pilot.pause()
+        app.notify("Since the last update: 3 papers changed, one of them moved to Hall D.")
+        await pilot.pause()
+        screen = app.screen
+        for part in ("#fallback-reason", "#fallback-hint", "#fallback-text"):
+            region = screen.query_one(part).region
+            assert region.area, part
+            for y in range(region.y, region.bottom):
+                for x in range(region.x, region.right):
+                    widget, _ = screen.get_widget_at(x, y)
+                    assert widget.id == part[1:] or part in (f"#{a.id}" for a in widget.ancestors)
+
+
 async def test_copy_and_report_without_any_clipboard_opens_the_fallback(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

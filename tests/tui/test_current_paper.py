@@ -76,3 +76,25 @@ async def test_a_similar_paper_opened_from_the_view_is_highlighted_in_the_list(
         await pilot.press("escape", "b")
         await settle(pilot)
         assert screen.bookmarked_ids() == {similar[0].paper.id}
+
+
+async def test_backspace_after_more_like_this_keeps_the_place(make_app: AppFactory) -> None:
+    """The issue's repro: m on row 4, Backspace: the cursor is back on row 4, same paper."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(pilot)
+        screen = await type_query(pilot, "learning")
+        await pilot.press("escape", "j", "j", "j")
+        await settle(pilot)
+        assert screen.results.cursor == 3
+        fourth = highlighted(screen)
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.box.value.startswith("like:") and screen.results.cursor == 0
+        await pilot.press("j", "m")  # a listing from a listing: Backspace still goes home
+        await settle(pilot)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert screen.box.value == "learning"
+        assert (screen.results.cursor, highlighted(screen)) == (3, fourth)
+        assert screen.view.paper is not None and screen.view.paper.id == fourth

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
-from index_builder.model import Paper
+from index_builder.model import Event, Paper
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.tui_helpers import until
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog
@@ -41,11 +42,15 @@ SCREEN_PAPERS = [
 class ListApp(App[None]):
     """A bare app that shows the reading list screen and records what it dismissed with."""
 
-    def __init__(self, store: ReadingList, papers: list[Paper], export_dir: Path) -> None:
+    def __init__(
+        self, store: ReadingList, papers: list[Paper], export_dir: Path, sort: str = "added"
+    ) -> None:
         super().__init__()
         self.store = store
         by_id = {p.id: p for p in papers}
         self.screen_obj = ReadingListScreen(store, by_id.get, papers=papers, export_dir=export_dir)
+        # The editing tests read rows newest first; the Next order has tests of its own.
+        self.screen_obj.sort = sort
         self.opened: list[str | None] = []
 
     def on_mount(self) -> None:
@@ -107,7 +112,7 @@ async def test_status_cycle_filter_and_sort(rl_store: ReadingList, tmp_path: Pat
         await pilot.press("s", "s")  # status, then time
         assert table_ids(app) == ["p1", "p2", "p3"]
         header = app.screen.query_one("#rl-header", Static)
-        assert "sorted by time" in str(header.render())
+        assert "sorted by next presentation" in str(header.render())
 
 
 async def test_remove_and_undo(rl_store: ReadingList, tmp_path: Path) -> None:
@@ -292,6 +297,36 @@ async def test_keys_act_on_the_sessions_row(rl_store: ReadingList, tmp_path: Pat
         assert set(table_ids(app)) == {"p1", "p2", "p3"}
 
 
+async def test_escape_from_the_planner_goes_back_to_the_list(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        assert app.screen_obj.sessions.shown
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReadingListScreen) and app.opened == []
+        assert not app.screen_obj.sessions.shown
+        assert app.screen.query_one("#rl-table", DataTable).has_focus
+        await pilot.press("escape")
+        assert app.opened == [None]
+
+
+async def test_escape_from_a_planner_opened_from_the_papers_goes_back_to_them(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    app.screen_obj = ReadingListScreen(
+        rl_store, {p.id: p for p in SCREEN_PAPERS}.get, papers=SCREEN_PAPERS, start="sessions"
+    )
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert app.screen_obj.sessions.shown
+        await pilot.press("escape")
+        assert app.opened == [None]
+
+
 LONG = Paper(
     id="p9",
     title="A Very Long Title " * 8,
@@ -299,7 +334,7 @@ LONG = Paper(
 )
 
 
-@pytest.mark.parametrize("size", [(120, 36), (70, 22)])
+@pytest.mark.parametrize("size", [(120, 36), (80, 24), (70, 22)])
 async def test_every_column_shows_on_screen(
     rl_store: ReadingList, tmp_path: Path, size: tuple[int, int]
 ) -> None:
@@ -311,11 +346,12 @@ async def test_every_column_shows_on_screen(
         await pilot.pause()
         table = app.screen.query_one("#rl-table", DataTable)
         lines = rendered_text(table).splitlines()
-        assert "Added" in lines[0]
-        added = rl_store.get("p9")
-        assert added is not None
+        assert "Next" in lines[0] and "Title       " in lines[0], lines[0]
         rows = [line for line in lines[1:] if line.strip()]
-        assert len(rows) == 4 and all(added.added_at[:10] in line for line in rows), rows
+        assert len(rows) == 4, rows
+        # the next presentation ends each row (no venue: in the offset the data has)
+        ends = sorted(line.rstrip().rsplit("  ", 1)[-1].strip() for line in rows)
+        assert ends == ["Mon 18:30", "Mon 18:45", "no time", "no time"], rows
 
 
 async def test_a_bookmark_added_elsewhere_shows_up(rl_store: ReadingList, tmp_path: Path) -> None:
@@ -330,3 +366,82 @@ async def test_a_bookmark_added_elsewhere_shows_up(rl_store: ReadingList, tmp_pa
         assert table_ids(app) == ["p9", "p3", "p2", "p1"]
         table = app.screen.query_one("#rl-table", DataTable)
         assert table.get_cell("p1", "status").plain == "read"
+
+
+TALKER = Paper(
+    id="p5",
+    title="Talker",
+    authors=("Tal K",),
+    oral=True,
+    session="Poster Session 2",
+    starts_at="2026-07-06T22:00:00-07:00",
+    ends_at="2026-07-06T23:45:00-07:00",
+    events=(
+        Event("oral", "Oral 1A", "2026-07-06T18:00:00-07:00", "2026-07-06T18:15:00-07:00"),
+        Event(
+            "poster", "Poster Session 2", "2026-07-06T22:00:00-07:00",
+            "2026-07-06T23:45:00-07:00", poster_position="#2504",
+        ),
+    ),
+    venue="ICML 2026",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("now", "order", "cells"),
+    [
+        (  # before the conference: the talk is the oral paper's next presentation
+            "2026-07-01T00:00:00+00:00",
+            ["p5", "p1", "p2", "p3"],
+            {"p5": "Tue 10:00 talk", "p1": "Mon 18:30", "p2": "Mon 18:45", "p3": "no time"},
+        ),
+        (  # its talk is over, p1's poster session still runs: the poster comes next
+            "2026-07-06T18:35:00-07:00",
+            ["p1", "p2", "p5", "p3"],
+            {"p5": "Tue 14:00 #2504", "p1": "Mon 18:30"},
+        ),
+        (  # all over: the first presentation of each, dimmed, in the conference's order
+            "2026-12-06T05:00:00+00:00",
+            ["p5", "p1", "p2", "p3"],
+            {"p5": "Tue 10:00 talk"},
+        ),
+    ],
+)
+async def test_the_list_shows_and_sorts_by_the_next_presentation(
+    rl_store: ReadingList, tmp_path: Path, now: str, order: list[str], cells: dict[str, str]
+) -> None:
+    """The issue's ask: the day, time and board of each paper's next presentation, sorted by
+    it from the start, instead of an Added column that is the same day for all."""
+    rl_store.add(TALKER)
+    papers = [*SCREEN_PAPERS, TALKER]
+    app = ListApp(rl_store, papers, tmp_path, sort="time")
+    moment = datetime.fromisoformat(now)
+    app.screen_obj.clock = lambda: moment
+    assert ReadingListScreen(rl_store).sort == "time"  # the order a new list opens in
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert table_ids(app) == order
+        table = app.screen.query_one("#rl-table", DataTable)
+        for paper_id, text in cells.items():
+            assert table.get_cell(paper_id, "next").plain == text
+        past = table.get_cell("p5", "next").style == "dim"
+        assert past == now.startswith("2026-12")
+        header = str(app.screen.query_one("#rl-header", Static).render())
+        assert "sorted by next presentation" in header
+
+
+async def test_every_column_shows_after_the_terminal_narrows(
+    rl_store: ReadingList, tmp_path: Path
+) -> None:
+    from tests.helpers.tui_helpers import rendered_text
+
+    rl_store.add(LONG)
+    app = ListApp(rl_store, [*SCREEN_PAPERS, LONG], tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(70, 22)
+        await pilot.pause()
+        table = app.screen.query_one("#rl-table", DataTable)
+        lines = rendered_text(table).splitlines()
+        assert "Authors" in lines[0] and "Next" in lines[0], lines[0]
+        assert any("Mon 18:30" in line for line in lines), lines

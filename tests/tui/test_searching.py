@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from index_builder.search.engine import SearchIndex
+from index_builder.search.vector_queries import like_words
 from tests.helpers.tui_papers import HAND_MADE, PaperShelf, sample_papers
 from tui.screens.main.searching import Searcher, like_query
 
@@ -45,6 +46,20 @@ def test_like_needs_the_index_then_lists_similar(tui_index_dir: Path) -> None:
     hits = searcher.run(like_query("t01")).hits
     assert hits and "t01" not in {h.paper.id for h in hits}
     assert searcher.run(like_query("nope")).hits == ()
+
+
+def test_like_counts_what_similar_counts_and_pages_through_them(tui_index_dir: Path) -> None:
+    """like:ID in the browser and ``paperscope similar ID`` count the same papers and say so
+    in the same words; the list pages through all of them (issue 36, item 18)."""
+    shelf = PaperShelf(sample_papers())
+    index = SearchIndex(tui_index_dir / "index", shelf.papers, shelf.fingerprint)
+    searcher = Searcher(shelf, index)
+    similar = index.similar("t01", 100)
+    listed = searcher.run(like_query("t01"))
+    assert listed.total == similar.total > 4
+    assert listed.note == similar.note == f"{similar.total:,} {like_words('t01')}"
+    page = searcher.run(like_query("t01"), limit=2, offset=2).hits
+    assert [h.paper.id for h in page] == [h.paper.id for h in similar.hits[2:4]]
 
 
 def test_with_the_index_queries_go_to_it(tui_index_dir: Path) -> None:

@@ -91,7 +91,7 @@ async def test_rows_show_times_only_when_sorted_by_time(make_app: AppFactory) ->
         assert [h.paper.id for h in screen.results.hits] == ["62980", "501", "700"]
         lines = [screen.results.render_line(y).text for y in (1, 3, 5)]
         assert "Wed 8 Jul, 10:30–12:15 KST · " in lines[0]
-        assert "Wed 8 Jul, 16:00 KST · " in lines[1]
+        assert "Wed 8 Jul, 11:00–11:15 KST · " in lines[1]  # its talk, before its 16:00 poster
         assert "time unknown · " in lines[2]
         await pilot.press("s")
         await settle(pilot)
@@ -161,7 +161,26 @@ async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> Non
         await pilot.press("enter")
         await pilot.pause()
         text = str(app.screen.query_one("#wo-body", Static).render())
-        assert "is not a day and hour like 2026-07-08 10:30" in text
+        assert "is not a day and hour like wed 10:30" in text
+        # a day by name, as day:wed in a query; then a bare hour on the day shown
+        for typed, at in (
+            ("wed 11:05", "Wed 8 Jul 2026, 11:05"),
+            ("16:05", "Wed 8 Jul 2026, 16:05"),
+        ):
+            app.screen.query_one(Input).value = typed
+            await pilot.press("enter")
+            await pilot.pause()
+            text = str(app.screen.query_one("#wo-body", Static).render())
+            assert f"At {at} KST:" in text, (typed, text)
+        await pilot.press("escape", "w")  # opened again: the day shown is today's
+        await pilot.pause()
+        app.screen.query_one(Input).value = "11:05"
+        await pilot.press("enter")
+        await pilot.pause()
+        text = str(app.screen.query_one("#wo-body", Static).render())
+        # not today's date, months from the conference: its only day here, Wed 8 July
+        assert "At Wed 8 Jul 2026, 11:05 KST:" in text, text
+        assert "now: Oral 3A Theory, 11:00–11:15 KST" in text
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, WhatsOnScreen)

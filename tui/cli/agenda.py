@@ -19,6 +19,7 @@ from index_builder.readinglist.agenda import (
     agenda_lines,
     agenda_zone,
     by_day,
+    conference_days,
     moment_from,
     whats_on,
 )
@@ -33,8 +34,16 @@ from tui.shared.context import Context
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``agenda`` to the ``paperscope`` parser."""
     p = add_subparser(sub, "agenda", "bookmarked papers by day and session; what's on", run)
-    p.add_argument("--day", metavar="YYYY-MM-DD", help="list this day (in the chosen zone)")
-    p.add_argument("--at", metavar="HH:MM", help="what's on at this hour (default: now)")
+    p.add_argument(
+        "--day",
+        metavar="DAY",
+        help="list this day: YYYY-MM-DD or a weekday (wed) of the conference",
+    )
+    p.add_argument(
+        "--at",
+        metavar="HH:MM",
+        help="what's on at this hour (default: now; alone: on a conference day)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -54,8 +63,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         error(f"reading list: {exc}")
         return 1
     groups = group_sessions(bookmarks, ctx.catalogue().get, setting)
+    zone = agenda_zone(groups, setting)
+    held = conference_days(ctx.catalogue().papers, zone) if args.day or args.at else ()
     try:
-        moment = moment_from(args.day, args.at, agenda_zone(groups, setting), datetime.now(UTC))
+        moment = moment_from(args.day, args.at, zone, datetime.now(UTC), held)
     except ValueError as exc:
         error(str(exc))
         return 2

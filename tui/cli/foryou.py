@@ -67,7 +67,9 @@ def cmd_similar(args: argparse.Namespace, ctx: Context) -> int:
     if args.json:
         print(dumps(search_json_short(result)))
         return 0
-    print_hits(result)
+    from index_builder.search.vector_queries import like_words  # the index's module: loaded
+
+    print_hits(result, about=like_words(args.id))
     return 0
 
 
@@ -99,11 +101,13 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     ensure_index(ctx)
     found = ctx.index().recommend(marked[0], marked[1], limit=args.limit)
     if found.needed:
-        have = 3 - found.needed
+        from index_builder.search.vector_queries import MIN_BOOKMARKS
+
+        have = MIN_BOOKMARKS - found.needed
         error(
-            f"For you ranks papers by your bookmarks and needs at least 3 of papers in "
-            f"the catalogue; you have {have}: bookmark {found.needed} more "
-            "(b in the browser, or paperscope reading-list add ID)"
+            f"For you ranks papers by your bookmarks and needs at least {MIN_BOOKMARKS} "
+            f"bookmarked papers that are in the catalogue; you have {have}: bookmark "
+            f"{found.needed} more (b in the browser, or paperscope reading-list add ID)"
         )
         return 1
     result = SearchResult(

@@ -9,6 +9,7 @@ paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json]
 paperscope similar ID [--limit N] [--json]
 paperscope join ABSTRACT_ID [PAPER_ID] | --apart PAPER_ID | --undo ID | --list
 paperscope recommend [--limit N] [--json]
+paperscope dismissed [--json] | undismiss ID
 paperscope doctor
 paperscope update [VENUE ...] [--from URL_OR_DIR]
 paperscope --version
@@ -50,6 +51,8 @@ COMMANDS = frozenset(
         "similar",
         "recommend",
         "join",
+        "dismissed",
+        "undismiss",
     }
 )
 
@@ -70,7 +73,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, foryou, joins, reading_list, records, update
+    from tui.cli import agenda, cite, dismissed, foryou, joins, reading_list, records, update
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -80,6 +83,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     agenda.register(sub)
     foryou.register(sub)
     joins.register(sub)
+    dismissed.register(sub)
     return parser
 
 

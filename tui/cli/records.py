@@ -8,11 +8,13 @@ import shutil
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from typing import Any
 
 from index_builder.model import Paper, SearchResult
+from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList, ReadingListError
-from index_builder.times import describe, event_kind, event_line, paper_events
+from index_builder.times import describe, event_kind, event_line, first_event, paper_events
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.shared.context import Context
@@ -56,14 +58,25 @@ def count(text: str) -> int:
 
 def bookmarked_ids(ctx: Context) -> frozenset[str]:
     """Ids and aliases on the reading list, for ``is:bookmarked`` (none if it has no file)."""
+    return _list_ids(ctx, ReadingList.ids, "is:bookmarked")
+
+
+def dismissed_ids(ctx: Context) -> frozenset[str]:
+    """Ids dismissed from For you, for ``is:dismissed`` (none if the list has no file)."""
+    return _list_ids(ctx, lambda store: Dismissals(store).ids(), "is:dismissed")
+
+
+def _list_ids(
+    ctx: Context, read: Callable[[ReadingList], frozenset[str]], what: str
+) -> frozenset[str]:
     path = ctx.paths.reading_list
     if not path.exists():
         return frozenset()
     try:
         with ReadingList(path) as store:
-            return store.ids()
+            return read(store)
     except (ReadingListError, OSError) as exc:
-        error(f"reading list: {exc} (is:bookmarked finds nothing)")
+        error(f"reading list: {exc} ({what} finds nothing)")
         return frozenset()
 
 
@@ -96,7 +109,10 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     ensure_index(ctx)
     query = " ".join(args.query)
     marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
-    result = ctx.index().search(query, limit=args.limit, sort=args.sort, bookmarked=marked)
+    dismissed = dismissed_ids(ctx) if "dismissed" in query.lower() else frozenset()
+    result = ctx.index().search(
+        query, limit=args.limit, sort=args.sort, bookmarked=marked, dismissed=dismissed
+    )
     if args.json:
         print(dumps(search_json(result)))
         return 0
@@ -121,10 +137,11 @@ def search_json(result: SearchResult) -> dict[str, Any]:
     }
 
 
-def print_hits(result: SearchResult, zone: str | None = None) -> None:
+def print_hits(result: SearchResult, zone: str | None = None, about: str = "") -> None:
     """Human output of a search: one paper a line, then a summary.
 
-    With ``zone`` (sorted by time), each paper's session time in that zone's setting.
+    With ``zone`` (sorted by time), each paper's session time in that zone's setting;
+    ``about`` says what the total counts (default: papers for the query).
     """
     width = shutil.get_terminal_size((100, 20)).columns
     for hit in result.hits:
@@ -133,14 +150,16 @@ def print_hits(result: SearchResult, zone: str | None = None) -> None:
         line = f"{paper.id:>11}  {badge}{paper.title}"
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
         if zone is not None:
-            echo(" " * 13 + describe(paper.starts_at, paper.ends_at, zone, paper.venue))
+            first = first_event(paper)
+            echo(" " * 13 + describe(first.starts_at, first.ends_at, zone, paper.venue))
         if paper.authors:
             echo(
                 " " * 13
                 + textwrap.shorten(author_line(paper), max(27, width - 13), placeholder="…")
             )
     shown = len(result.hits)
-    echo(f"{shown} of {result.total} papers for {result.query!r} ({result.elapsed_ms:.1f} ms)")
+    about = about or f"papers for {result.query!r}"
+    echo(f"{shown} of {result.total:,} {about} ({result.elapsed_ms:.1f} ms)")
     if result.suggestion:
         echo(f"Did you mean: {result.suggestion}")
     if result.fallback:

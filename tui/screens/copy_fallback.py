@@ -57,6 +57,11 @@ class CopyFallback(ModalScreen[None]):
     CopyFallback TextArea:focus {
         border: none;
     }
+    /* A notice (a toast, bottom right) would cover the hint or the text to select:
+       none shows here (Textual sets the rack's own display, so its holders are hidden). */
+    CopyFallback ToastHolder {
+        display: none;
+    }
     CopyFallback #fallback-hint {
         color: $text-muted;
         padding-top: 1;

@@ -25,6 +25,7 @@ QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("is:oral  is:spotlight", "orals, spotlights"),
     ("has:abstract  has:code", "papers with an abstract, with a code link"),
     ("is:bookmarked", "papers in your reading list"),
+    ("is:dismissed", "papers you dismissed from For you (x; u takes one back)"),
     ("is:unjoined", "abstracts of your lists left on their own (J joins them)"),
     ("watermark*", "words that start with watermark"),
     ("*former  *former*", "words that end with former, that hold it"),

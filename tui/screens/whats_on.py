@@ -1,8 +1,9 @@
 """What's on: the bookmarked sessions running at a moment, the next one, and that day's plan.
 
 The moment is now, or a day and hour typed in the box (read in the zone the sessions are
-shown in: the venue's by default). The same text as ``paperscope agenda``
-(:mod:`index_builder.readinglist.agenda`).
+shown in: the venue's by default): ``wed 14:45``, ``2026-07-08 14:45``, ``wed``, or a bare
+``14:45`` on the conference day shown (:func:`~index_builder.readinglist.agenda.moment_from`).
+The same text as ``paperscope agenda`` (:mod:`index_builder.readinglist.agenda`).
 
 BINDINGS:
 
@@ -14,7 +15,7 @@ BINDINGS:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import ClassVar
 
@@ -25,9 +26,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from index_builder.model import Paper
 from index_builder.readinglist.agenda import (
     agenda_zone,
     by_day,
+    conference_days,
     group_lines,
     moment_from,
     now_lines,
@@ -53,10 +56,14 @@ class WhatsOnScreen(ModalScreen[None]):
         setting: str,
         *,
         now: datetime | None = None,
+        papers: Iterable[Paper] = (),
     ) -> None:
         super().__init__()
         self.groups = group_sessions(bookmarks, lookup, setting)
         self.zone = agenda_zone(self.groups, setting)
+        bookmarked = {g.day for g in self.groups if g.day is not None}
+        self.days = conference_days(papers, self.zone) or tuple(sorted(bookmarked))
+        """The conference's days (of every paper given, else of the bookmarks)."""
         self.now = now
         self.moment: datetime | None = None
 
@@ -65,7 +72,7 @@ class WhatsOnScreen(ModalScreen[None]):
         with Vertical(id="wo-dialog"):
             yield Label("What's on", id="wo-title")
             yield Input(
-                placeholder="a day and hour, e.g. 2026-07-08 10:30 (Enter; empty: now)",
+                placeholder="a day and hour: wed 10:30, 2026-07-08 or 10:30 (Enter; empty: now)",
                 id="wo-when",
             )
             with VerticalScroll(id="wo-scroll"):
@@ -82,16 +89,20 @@ class WhatsOnScreen(ModalScreen[None]):
         self.show(event.value)
 
     def show(self, typed: str) -> None:
-        """Fill the text for ``typed`` (``YYYY-MM-DD HH:MM``, ``YYYY-MM-DD``, ``HH:MM``, '')."""
+        """Fill the text for ``typed``: a day (``wed``, ``YYYY-MM-DD``) and an hour
+        (``HH:MM``), either alone, or '' for now."""
         body = self.query_one("#wo-body", Static)
         parts = typed.split()
-        day = next((p for p in parts if "-" in p), None)
         at = next((p for p in parts if ":" in p), None)
-        if len(parts) > 2 or len(parts) != (day is not None) + (at is not None):
-            body.update(Text(safe(f"{typed!r} is not a day and hour like 2026-07-08 10:30")))
+        days = [p for p in parts if ":" not in p]
+        if len(days) > 1 or len(parts) > 2:
+            body.update(Text(safe(f"{typed!r} is not a day and hour like wed 10:30")))
             return
+        day = days[0] if days else None
+        shown = self.moment.date() if self.moment is not None else None
+        clock = self.now or datetime.now(UTC)
         try:
-            self.moment = moment_from(day, at, self.zone, self.now or datetime.now(UTC))
+            self.moment = moment_from(day, at, self.zone, clock, self.days, shown)
         except ValueError as exc:
             body.update(Text(safe(str(exc).replace("--day ", "").replace("--at ", ""))))
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.widgets.one_line import fit_words
 from tui.widgets.paper_text import clean
 
 
@@ -21,6 +22,8 @@ class DidYouMean(Static):
         self.suggestion: str | None = None
         self.key_hint = "tab"
         """The key that accepts (the screen sets it from the live bindings)."""
+        self.line = ""
+        """The listing's explanation in full (the line shows what fits of it)."""
 
     def offer(self, suggestion: str | None) -> None:
         """Show ``suggestion`` (or hide the line when None)."""
@@ -36,7 +39,17 @@ class DidYouMean(Static):
 
     def say(self, line: str) -> None:
         """Show ``line`` (a listing's explanation) where a suggestion would be; "" hides it."""
+        self.line = clean(line)
         if self.suggestion is not None:
             return
         self.set_class(bool(line), "-shown")
-        self.update(Text(clean(line)) if line else "")
+        self._fit()
+
+    def _fit(self) -> None:
+        # One line: what does not fit is cut at a word, never left with a dangling comma.
+        width = self.content_size.width or self.app.size.width - 2
+        self.update(Text(fit_words(self.line, width)) if self.line else "")
+
+    def on_resize(self) -> None:
+        if self.suggestion is None and self.line:
+            self._fit()

@@ -2,7 +2,8 @@
 
 Title, authors, institutions, oral/spotlight, topic, every presentation (poster session
 and talk, in the chosen zone: the venue's by default, with board and room), links
-(OpenReview, virtual site, code; clickable, http/https only), the abstract with the
+(OpenReview, virtual site, code; clickable, http/https only; an address is never broken
+across lines: :class:`~tui.widgets.one_line.LinkLine`), the abstract with the
 query's words highlighted, and a list of similar papers that the screen fills from a
 worker. Data text is only ever put into ``Text`` objects.
 """
@@ -26,6 +27,7 @@ from index_builder.model import Hit, Paper
 from index_builder.text.links import openreview_pdf
 from index_builder.times import DEFAULT_SETTING
 from index_builder.venues import DEFAULT as DEFAULT_VENUE
+from tui.widgets.one_line import LinkLine
 from tui.widgets.paper_text import (
     badges,
     clean,
@@ -126,6 +128,8 @@ class PaperView(VerticalScroll, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.hit: Hit | None = None
         self.bookmarked = False
+        self.dismissed = False
+        """The paper shown was dismissed from For you (``x``)."""
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
@@ -137,7 +141,7 @@ class PaperView(VerticalScroll, can_focus=True):
         if setting != self.zone_setting:
             self.zone_setting = setting
             if self.hit is not None:
-                self.show(self.hit, bookmarked=self.bookmarked)
+                self.show(self.hit, bookmarked=self.bookmarked, dismissed=self.dismissed)
 
     def compose(self) -> ComposeResult:
         yield PaperBody(id="paper-body")
@@ -147,11 +151,12 @@ class PaperView(VerticalScroll, can_focus=True):
         """The paper shown, if any."""
         return self.hit.paper if self.hit is not None else None
 
-    def show(self, hit: Hit | None, *, bookmarked: bool = False) -> None:
+    def show(self, hit: Hit | None, *, bookmarked: bool = False, dismissed: bool = False) -> None:
         """Show ``hit`` (or an empty view); similar papers are cleared until set again."""
         same = self.hit is not None and hit is not None and self.hit.paper.id == hit.paper.id
         self.hit = hit
         self.bookmarked = bookmarked
+        self.dismissed = dismissed
         body = self.query_one(PaperBody)
         if hit is None:
             body.links = []
@@ -163,10 +168,10 @@ class PaperView(VerticalScroll, can_focus=True):
             self.set_similar(None, ())
             self.scroll_home(animate=False)
 
-    def set_bookmarked(self, bookmarked: bool) -> None:
-        """Redraw the bookmark badge."""
-        if self.hit is not None and bookmarked != self.bookmarked:
-            self.show(self.hit, bookmarked=bookmarked)
+    def set_marks(self, bookmarked: bool, dismissed: bool = False) -> None:
+        """Redraw the bookmark badge and the dismissed mark."""
+        if self.hit is not None and (bookmarked, dismissed) != (self.bookmarked, self.dismissed):
+            self.show(self.hit, bookmarked=bookmarked, dismissed=dismissed)
 
     def set_similar(self, paper_id: str | None, hits: Sequence[Hit]) -> None:
         """Fill the similar list for ``paper_id`` (ignored if the view moved on)."""
@@ -213,7 +218,7 @@ class PaperView(VerticalScroll, can_focus=True):
         match = style("match")
         title = title_text(paper, hit.title_spans, match)
         title.stylize("bold")
-        parts: list[Text] = [title]
+        parts: list[Text | LinkLine] = [title]
         line = badges(
             paper,
             self.bookmarked,
@@ -229,6 +234,8 @@ class PaperView(VerticalScroll, can_focus=True):
         line.append(f"  id {clean(paper.id)}", style="dim")
         if self.bookmarked:
             line.append("   in your reading list", style="italic")
+        if self.dismissed:
+            line.append("   not interested: hidden from For you (u takes it back)", style="italic")
         parts.append(line)
         for other in paper.possibly_same_as:
             parts.append(
@@ -249,7 +256,7 @@ class PaperView(VerticalScroll, can_focus=True):
             # The action names the link by number: no data text ever enters an action string.
             meta = Style(meta={"@click": f"open_link({number})"})
             link = Text(clean(url), style=style("link") + meta)
-            parts.append(self._field(label, link, style("label")))
+            parts.append(LinkLine(Text(f"{label:<13}", style=style("label")), link))
         parts.append(Text(""))
         if paper.abstract:
             shown = paper.abstract[:ABSTRACT_LIMIT]

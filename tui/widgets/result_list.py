@@ -39,7 +39,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from index_builder.model import Hit
-from index_builder.times import describe
+from index_builder.times import describe, first_event
 from tui.widgets.paper_text import badges, short_authors, short_topic, title_text
 
 ROW_HEIGHT = 2
@@ -376,7 +376,8 @@ class ResultList(ScrollView, can_focus=True):
             meta = styles["meta"]
             text = Text("   ")
             if self.time_zone is not None:
-                when = describe(paper.starts_at, paper.ends_at, self.time_zone, paper.venue)
+                first = first_event(paper)
+                when = describe(first.starts_at, first.ends_at, self.time_zone, paper.venue)
                 text.append(when + " · ", meta + Style(bold=True))
             text += badges(paper, paper.id in self.bookmarked, styles)
             text.append(short_authors(paper.authors), meta)

@@ -311,6 +311,13 @@ def test_unknown_style_is_an_error() -> None:
         ("Zi Wang", ("Zi",), "Wang", "Z."),
         ("Jean-François Godbout", ("Jean-François",), "Godbout", "J.-F."),
         ("José Manuel de Frutos", ("José", "Manuel"), "de Frutos", "J. M."),
+        ("David Van Valen", ("David",), "Van Valen", "D."),
+        ("Guy Van den Broeck", ("Guy",), "Van den Broeck", "G."),
+        ("Pascal van der Vaart", ("Pascal",), "van der Vaart", "P."),
+        ("Benjamin Von Roy", ("Benjamin",), "Von Roy", "B."),
+        ("Chris De Sa", ("Chris",), "De Sa", "C."),
+        ("Phi Le Nguyen", ("Phi", "Le"), "Nguyen", "P. L."),
+        ("Young Bin Park", ("Young", "Bin"), "Park", "Y. B."),
         ("Oriol Mayné i Comas", ("Oriol",), "Mayné i Comas", "O."),
         ("Marcelo Ang Jr", ("Marcelo",), "Ang", "M."),
         ("Pranam Chatterjee, PhD", ("Pranam",), "Chatterjee", "P."),
@@ -325,6 +332,12 @@ def test_names_are_split_for_citing(
 ) -> None:
     person = split_name(name)
     assert (person.given, person.family, person.initials()) == (given, family, initials)
+
+
+def test_bibtex_puts_capitalised_particles_with_the_family_name() -> None:
+    text = cite(paper(authors=("David Van Valen", "Guy Van den Broeck")), "bibtex")
+    assert "author = {{Van Valen}, David and {Van den Broeck}, Guy}" in text
+    assert cite(paper(authors=("David Van Valen",)), "apa").startswith("Van Valen, D. (2026).")
 
 
 def test_apa_author_lists_follow_apa7() -> None:

@@ -140,6 +140,16 @@ def test_bookmarked_filter(index: SearchIndex) -> None:
     assert found(index, "massart -is:bookmarked", bookmarked={"p09"}) == {"p10"}
 
 
+def test_dismissed_filter(index: SearchIndex) -> None:
+    gone = {"p04", "p09", "gone"}
+    assert found(index, "is:dismissed", dismissed=gone) == {"p04", "p09"}
+    assert found(index, "massart is:dismissed", dismissed=gone, bookmarked={"p10"}) == {"p09"}
+    assert found(index, "is:dismissed", bookmarked={"p04"}) == set()
+    assert found(index, "is:dismissed", dismissed={"abstract:old-18"}) == {"p18"}
+    assert found(index, "massart -is:dismissed", dismissed={"p09"}) == {"p10"}
+    assert not index.search("is:dismissed", dismissed={"p04"}).fallback
+
+
 def test_day_filter(index: SearchIndex) -> None:
     assert found(index, "day:2026-07-06") == {"p02", "p04", "p18"}
     assert found(index, "day:mon") == {"p02", "p04", "p18"}

@@ -50,7 +50,11 @@ def test_similar_human_output_and_unknown_id(
     own_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run(["similar", MASSART[1], "--limit", "3"]) == 0
-    assert "Massart" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Massart" in out
+    assert run(["similar", MASSART[1], "--json"]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    assert f"3 of {total:,} papers like {MASSART[1]} (sharing a word with it)" in out
     assert run(["similar", "no-such-paper"]) == 1
     assert "no paper with id 'no-such-paper'" in capsys.readouterr().err
 
@@ -64,7 +68,8 @@ def test_recommend_needs_three_bookmarks(own_home: Path) -> None:
             capture_output=True, text=True, env=env, timeout=120, check=False,
         )  # fmt: skip
     assert done.returncode == 1 and done.stdout == ""
-    assert "needs at least 3" in done.stderr and "you have 2: bookmark 1 more" in done.stderr
+    assert "needs at least 3 bookmarked papers" in done.stderr and "3 of papers" not in done.stderr
+    assert "you have 2: bookmark 1 more" in done.stderr
 
 
 def test_recommend_ranks_by_the_reading_list_and_leaves_out_the_dismissed(

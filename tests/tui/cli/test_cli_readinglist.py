@@ -16,6 +16,7 @@ from index_builder.model import Paper
 from index_builder.paths import Paths
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
+from index_builder.times import paper_events, parse_time
 from tui.cli import reading_list as cli_readinglist
 from tui.shared.context import Context
 
@@ -321,9 +322,11 @@ def test_whole_bundled_catalogue_bookmarked_exports_parse(
     assert len(rows) == len(papers) + 1
     assert len(json.loads((out / "json").read_text(encoding="utf-8"))["bookmarks"]) == len(papers)
     assert (out / "markdown").read_text(encoding="utf-8").count("\n- [ ] ") == len(papers)
-    timed = sum(1 for p in papers if p.starts_at)
+    # one event per presentation with a time: the poster sessions and the orals' talks
+    timed = sum(1 for p in papers for e in paper_events(p) if parse_time(e.starts_at))
     events = list(icalendar.Calendar.from_ical((out / "ics").read_bytes()).walk("VEVENT"))
     assert len(events) == timed > 5000
+    assert sum(1 for e in events if str(e["SUMMARY"]).startswith("Talk: ")) >= 160
 
 
 @pytest.mark.parametrize("spelling", [["to read"], ["to", "read"], ["To-Read"], ["to_read"]])

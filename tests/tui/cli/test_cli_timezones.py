@@ -116,7 +116,9 @@ def test_agenda_at_a_moment(tz_home: Path, capsys: pytest.CaptureFixture[str]) -
     assert "  now: Poster Session 3, 01:30–03:15 UTC" in utc
 
     assert run(["agenda", "--day", "8 July"]) == 2
-    assert "--day '8 July' is not a date" in capsys.readouterr().err
+    assert "--day '8 July' is not a day like wed or 2026-07-08" in capsys.readouterr().err
+    named = json.loads(out_of(capsys, "agenda", "--json", "--day", "wed", "--at", "11:00"))
+    assert named["moment"] == "2026-07-08T11:00:00+09:00" and named["days"] == data["days"]
     assert run(["agenda", "--at", "25:00"]) == 2
 
 

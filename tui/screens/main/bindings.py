@@ -112,7 +112,7 @@ MAIN_BINDINGS: list[BindingType] = [
         "undo_dismiss",
         "Undo not interested",
         show=False,
-        tooltip="Take back the last paper hidden from For you",
+        tooltip="Take back this paper (if dismissed) or the last one hidden from For you",
         id="undo_dismiss",
     ),
     Binding(

@@ -37,11 +37,13 @@ class PaperPane:
         *,
         searcher: Callable[[], Searcher | None],
         marked: Callable[[], frozenset[str]],
+        dismissed: Callable[[], frozenset[str]] = frozenset,
     ) -> None:
         self._screen = screen
         self._services = services
         self._searcher = searcher
         self._marked = marked
+        self._dismissed = dismissed
 
     @property
     def view(self) -> PaperView:
@@ -51,7 +53,8 @@ class PaperPane:
     def show(self, hit: Hit | None) -> None:
         """Show ``hit`` in the view and look up its similar papers."""
         marked = hit is not None and hit.paper.id in self._marked()
-        self.view.show(hit, bookmarked=marked)
+        dismissed = hit is not None and hit.paper.id in self._dismissed()
+        self.view.show(hit, bookmarked=marked, dismissed=dismissed)
         self.find_similar()
 
     def find_similar(self) -> None:
@@ -85,9 +88,10 @@ class PaperPane:
             self._screen.app.call_from_thread(self.view.set_similar, paper_id, hits)
 
     def refresh_badge(self) -> None:
-        """Redraw the view's bookmark badge."""
+        """Redraw the view's bookmark badge and its dismissed mark."""
         paper = self.view.paper
-        self.view.set_bookmarked(paper is not None and paper.id in self._marked())
+        if paper is not None:
+            self.view.set_marks(paper.id in self._marked(), paper.id in self._dismissed())
 
     def open_url(self, url: str, what: str) -> None:
         """Open ``url`` (http/https only) through the services."""

@@ -4,7 +4,8 @@
 :class:`~tui.screens.main.searching.Searcher` ranks it in the search worker, off the
 event loop); ``x`` dismisses the highlighted paper ("not interested": For you hides it
 and counts it against the papers like it), stored in the reading list's database in a
-worker; ``u`` takes the last dismissal back.
+worker; ``u`` takes the highlighted paper back when it is dismissed (``is:dismissed``
+lists them, after a restart too), else the last dismissal.
 """
 
 from __future__ import annotations
@@ -45,16 +46,23 @@ class ForYou:
                 self._ids = frozenset()
         return self._ids
 
+    def known(self) -> frozenset[str]:
+        """The dismissed ids if read already, else none (never reads: the view asks often)."""
+        return self._ids or frozenset()
+
     def dismiss(self, paper: Paper) -> None:
         """Dismiss ``paper`` from For you, in a worker (a locked list waits its timeout)."""
         self._write(paper.id, True)
 
-    def take_back(self) -> None:
-        """Undo the last dismissal of this session."""
-        if not self.undo:
-            self._screen.notify("Nothing to undo.")
-            return
-        self._write(self.undo[-1], False)
+    def take_back(self, paper: Paper | None = None) -> None:
+        """Take ``paper`` back if it is dismissed (from any session), else undo the last
+        dismissal of this session."""
+        if paper is not None and paper.id in self.dismissed():
+            self._write(paper.id, False)
+        elif self.undo:
+            self._write(self.undo[-1], False)
+        else:
+            self._screen.notify("Nothing to undo. is:dismissed lists the papers you dismissed.")
 
     def _write(self, paper_id: str, dismiss: bool) -> None:
         store = self._services.reading_list()

@@ -3,8 +3,9 @@
 ``m`` lists ``like:ID``, ``a`` ``author:"…"``, ``R`` ``for:you``, and a paper opened from
 the reading list or from the similar papers that the list does not hold is listed with the
 cursor on it (``is:bookmarked`` or ``like:ID``). :class:`Listings` remembers the
-query before the listing, which ``Backspace`` brings back, and keeps the list's
-cursor the one current paper: the view shows it and every key acts on it.
+query before the listing, which ``Backspace`` brings back with the cursor where it was,
+and keeps the list's cursor the one current paper: the view shows it and every key acts
+on it.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Listings:
         """The query to go back to from a listing, or None when none is shown."""
         self.query: str | None = None
         """The query of the listing."""
+        self._place: tuple[str, str | None, int] | None = None
+        """The user's query, its paper under the cursor and its row, when a listing began."""
 
     @property
     def box(self) -> SearchBox:
@@ -54,6 +57,10 @@ class Listings:
     def show(self, query: str) -> None:
         """List ``query`` in place of the user's query, which :meth:`leave` brings back."""
         before = self.box.value if self.before is None else self.before
+        if self.before is None:
+            results = self._screen.query_one(ResultList)
+            current = results.current
+            self._place = (before, current.paper.id if current else None, results.cursor)
         self.query = query
         self.box.value = query
         self.before = before
@@ -61,6 +68,7 @@ class Listings:
     def leave(self) -> None:
         """Return from a listing to the query before it."""
         if self.before is not None:
+            self._flow.place = self._place
             self.box.value, self.before = self.before, None
 
     def base(self) -> str:

@@ -70,7 +70,7 @@ class MainScreen(Screen[None]):
             self,
             marked=self.bookmarked_ids,
             facet_panel=lambda: self.facet_panel,
-            loaded=self.library.load,
+            loaded=self._list_loaded,
             indexed=lambda: self.pane.find_similar(),
             zone=lambda: services.zone_setting,
             dismissed=self.for_you.dismissed,
@@ -78,8 +78,19 @@ class MainScreen(Screen[None]):
         self.listings = Listings(self, self.flow)
         self.start_up = StartUp(self, self.flow, catalogue, index)
         self.pane = PaperPane(
-            self, services, searcher=lambda: self.flow.searcher, marked=self.bookmarked_ids
+            self,
+            services,
+            searcher=lambda: self.flow.searcher,
+            marked=self.bookmarked_ids,
+            dismissed=self.for_you.known,
         )
+
+    def _list_loaded(self) -> None:
+        """A catalogue is in use (after the first frame): the bookmarks and the dismissed
+        papers are read, so the view marks them."""
+        self.library.load()
+        self.for_you.dismissed()
+        self.pane.refresh_badge()
 
     def compose(self) -> ComposeResult:
         yield SearchBox(SearchHistory(self.services.paths.data_dir / HISTORY_FILE), id="search")
@@ -268,8 +279,10 @@ class MainScreen(Screen[None]):
             self.run_search()
 
     def dismissals_changed(self) -> None:
-        """For you shown: ranked again without the papers dismissed."""
-        if self.box.value.strip().lower() == FOR_YOU:
+        """The view's mark redrawn; For you ranked again, is:dismissed listed again."""
+        self.pane.refresh_badge()
+        query = self.box.value.strip().lower()
+        if query == FOR_YOU or "dismissed" in query:
             self.run_search()
 
     # -- actions ----------------------------------------------------------------------------
@@ -357,5 +370,5 @@ class MainScreen(Screen[None]):
             self.for_you.dismiss(paper)
 
     def action_undo_dismiss(self) -> None:
-        """Take back the last paper dismissed."""
-        self.for_you.take_back()
+        """Take back the current paper if it is dismissed, else the last one dismissed."""
+        self.for_you.take_back(self.current_paper())

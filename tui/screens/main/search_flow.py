@@ -92,6 +92,8 @@ class SearchFlow:
         """True while the searcher holds only the first screen of papers."""
         self.pending: tuple[str, Paper] | None = None
         """(query, paper): highlight the paper in that query's answer (at the top if not in it)."""
+        self.place: tuple[str, str | None, int] | None = None
+        """(query, paper id, row): where the cursor was in that query before a listing."""
 
     @property
     def status(self) -> StatusBar:
@@ -178,8 +180,9 @@ class SearchFlow:
         panel = self._facet_panel()
         facets = panel is not None and panel.shown
         searcher, query, sort, marked = self.searcher, self.box.value, self.sort, self._marked()
-        # Only For you leaves papers out: other queries never read the dismissed ones.
-        dismissed = self._dismissed() if query.strip().lower() == FOR_YOU else frozenset()
+        # Only For you and is:dismissed read the dismissed papers.
+        asks = query.strip().lower() == FOR_YOU or "dismissed" in query.lower()
+        dismissed = self._dismissed() if asks else frozenset()
         # The same query again (sort, bookmarks, the index now ready): as many hits as the
         # list holds, so the cursor can stay where the user scrolled to.
         held = len(self._screen.query_one(ResultList).hits)
@@ -252,6 +255,8 @@ class SearchFlow:
         if previous is not None and previous.query == message.query and results.cursor > 0:
             keep = current.paper.id if current is not None else None
             near = results.cursor  # that paper gone (unbookmarked in is:bookmarked): its row
+        if self.place is not None and self.place[0] == message.query:  # back from a listing
+            (_, keep, near), self.place = self.place, None
         hits = message.result.hits
         if self.pending is not None and self.pending[0] == message.query:
             # The paper the user opened is the one highlighted, listed or not.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from index_builder.model import Hit, Paper, SearchResult, SortKey, Span
@@ -27,7 +28,6 @@ FOR_YOU = "for:you"
 FOR_YOU_LIMIT = 100
 LIMIT = 200
 """Hits asked of the index per page: the list asks for the next page as the user nears it."""
-SIMILAR = 30
 
 
 def like_query(paper_id: str) -> str:
@@ -69,15 +69,14 @@ class Searcher:
 
         Never raises on the query's syntax. Lists that need no index (every paper,
         ``like:``, ``for:you``) come whole whatever the window; ``for:you`` ranks by
-        ``bookmarked`` and leaves out ``dismissed``.
+        ``bookmarked`` and leaves out ``dismissed``, which ``is:dismissed`` lists.
         """
         text = query.strip()
         start = time.perf_counter()
         if text.lower() == FOR_YOU:
             return self.for_you(query, bookmarked, dismissed)
         if text.lower().startswith(LIKE_PREFIX):
-            hits = self.similar(text[len(LIKE_PREFIX) :].strip(), SIMILAR)
-            return SearchResult(query, len(hits), hits, elapsed_ms=_since(start))
+            return self.like(query, text[len(LIKE_PREFIX) :].strip(), offset + limit, offset)
         if self.index is not None and (text or facets):
             if not text and sort == "relevance":
                 counts = self.index.search("", limit=1, facets=True).facets
@@ -91,6 +90,7 @@ class Searcher:
                 sort=sort,
                 bookmarked=bookmarked,
                 facets=facets,
+                dismissed=dismissed,
             )
         if not text:
             hits = self.everything(sort)
@@ -105,6 +105,15 @@ class Searcher:
         if paper is None:
             return ()
         return self.index.more_like_this(paper.id, limit=limit)
+
+    def like(self, query: str, paper_id: str, upto: int, offset: int = 0) -> SearchResult:
+        """``like:ID``: the papers like ``paper_id`` ranked ``offset`` to ``upto``, of all
+        that share a word with it (the list pages through them as through a search)."""
+        paper = self.catalogue.get(paper_id) if paper_id else None
+        if self.index is None or paper is None:
+            return SearchResult(query, 0, ())
+        found = self.index.similar(paper.id, upto)
+        return replace(found, query=query, hits=found.hits[offset:])
 
     def for_you(
         self, query: str, bookmarked: Collection[str], dismissed: Collection[str]

@@ -15,6 +15,7 @@ its id as key, a later one (its talk, say) ``id#n``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from rich.text import Text
 from textual.widgets import DataTable
@@ -23,19 +24,22 @@ from index_builder.readinglist.agenda import MARKS
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.schedule import SessionGroup, Slot, group_sessions
+from index_builder.readinglist.upcoming import next_presentation
 from index_builder.text.safe import safe
 from index_builder.times import DEFAULT_SETTING, clock_span, long_day, zone_label
 
 STATUS_LABELS = {"to-read": "to read", "reading": "reading", "read": "read"}
 GONE = " (no longer in the data)"
 DERIVED = " (title derived from the abstract)"
-COLUMNS = ("status", "title", "authors", "added")
-"""Column keys of the bookmark table."""
+COLUMNS = ("status", "title", "authors", "next")
+"""Column keys of the bookmark table (``next``: the paper's next presentation)."""
+NEXT_WIDTH = 16
+"""``Wed 10:30 #2504``, ``Mon 18:15 talk``."""
 AUTHORS_ROOM = 32
 TITLE_ROOM = 64
 """The title's and the authors' room on a wide screen; a narrower one shares what is left."""
-FIXED_COLUMNS = 8 + 10 + 2 * len(COLUMNS) + 3
-"""The status and added columns, each column's padding, the scrollbar and a margin."""
+FIXED_COLUMNS = 8 + NEXT_WIDTH + 2 * len(COLUMNS) + 3
+"""The status and next columns, each column's padding, the scrollbar and a margin."""
 PLAN = "plan"
 """The one column of the sessions table."""
 PLAN_MARGIN = 5
@@ -43,7 +47,7 @@ PLAN_MARGIN = 5
 
 
 def rooms(width: int) -> tuple[int, int]:
-    """Cells for the title and the authors so that the Added column shows at ``width``."""
+    """Cells for the title and the authors so that the Next column shows at ``width``."""
     free = width - FIXED_COLUMNS
     authors = min(AUTHORS_ROOM, max(12, free // 3))
     return max(12, min(TITLE_ROOM, free - authors)), authors
@@ -68,7 +72,7 @@ def short_authors(authors: Sequence[str]) -> str:
 def add_columns(bookmarks: DataTable[Text], sessions: DataTable[Text]) -> None:
     """The columns of the bookmark table (:data:`COLUMNS`) and of the sessions table."""
     for key, label, width in zip(
-        COLUMNS, ("Status", "Title", "Authors", "Added"), (8, None, None, 10), strict=True
+        COLUMNS, ("Status", "Title", "Authors", "Next"), (8, None, None, NEXT_WIDTH), strict=True
     ):
         bookmarks.add_column(label, key=key, width=width)
     sessions.add_column("Sessions", key=PLAN)
@@ -85,10 +89,15 @@ def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
 
 
 def row_cells(
-    bm: Bookmark, lookup: Lookup | None, room: tuple[int, int] = (TITLE_ROOM, AUTHORS_ROOM)
+    bm: Bookmark,
+    lookup: Lookup | None,
+    room: tuple[int, int] = (TITLE_ROOM, AUTHORS_ROOM),
+    setting: str = DEFAULT_SETTING,
+    now: datetime | None = None,
 ) -> tuple[Text, Text, Text, Text]:
     """The cells of one bookmark in the order of :data:`COLUMNS`; the title (with its
-    marks) and the authors cut to ``room`` so that every column shows (Enter shows all)."""
+    marks) and the authors cut to ``room`` so that every column shows (Enter shows all);
+    the next presentation in the zone ``setting`` picks, dim once they are all past."""
     title_room, authors_room = room
     gone = lookup is not None and paper_of(bm, lookup) is None
     title = (
@@ -101,8 +110,16 @@ def row_cells(
         cell(STATUS_LABELS[bm.status], style="bold" if bm.status == "reading" else ""),
         title,
         cell(short_authors(bm.copy.authors), limit=authors_room),
-        cell(bm.added_at[:10]),
+        next_cell(bm, lookup, setting, now or datetime.now(UTC)),
     )
+
+
+def next_cell(bm: Bookmark, lookup: Lookup | None, setting: str, now: datetime) -> Text:
+    """The paper's next presentation (:mod:`index_builder.readinglist.upcoming`)."""
+    found = next_presentation(bm, lookup, now)
+    if found is None:
+        return Text("no time", style="dim")
+    return cell(found.label(setting), style="dim" if found.past else "", limit=NEXT_WIDTH)
 
 
 def fill_list(
@@ -110,11 +127,20 @@ def fill_list(
     bookmarks: Sequence[Bookmark],
     lookup: Lookup | None,
     room: tuple[int, int] = (TITLE_ROOM, AUTHORS_ROOM),
+    setting: str = DEFAULT_SETTING,
+    now: datetime | None = None,
 ) -> None:
     """Fill ``table`` (columns :data:`COLUMNS`), one row per bookmark."""
     table.clear()
-    for bm in bookmarks:
-        table.add_row(*row_cells(bm, lookup, room), key=bm.paper_id)
+    moment = now or datetime.now(UTC)
+    rows = [row_cells(bm, lookup, room, setting, moment) for bm in bookmarks]
+    # Sized to these cells: a column would keep its widest cell of an earlier fill, and a
+    # narrowed screen would push Authors and Next off it.
+    for i, column in enumerate(table.ordered_columns):
+        if column.auto_width:
+            column.content_width = max([column.label.cell_len, *(r[i].cell_len for r in rows)])
+    for bm, cells in zip(bookmarks, rows, strict=True):
+        table.add_row(*cells, key=bm.paper_id)
 
 
 def day_label(group: SessionGroup) -> str:

@@ -12,6 +12,7 @@ the planner and what's on (:mod:`~tui.screens.reading_list.sessions`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -26,6 +27,7 @@ from index_builder.model import Paper
 from index_builder.readinglist.bookmark import STATUSES, Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.store import ReadingList
+from index_builder.readinglist.upcoming import ordered
 from index_builder.times import DEFAULT_SETTING
 from tui.lifecycle.failures import failed, report
 from tui.screens.reading_list.edits import Edits
@@ -41,7 +43,9 @@ from tui.screens.reading_list.rows import (
 from tui.screens.reading_list.sessions import PlanTable, Sessions, attempt
 from tui.screens.reading_list.watch import ChangeWatch, ListChanged
 
-SORTS = ("added", "title", "status", "time")
+SORTS = ("time", "added", "title", "status")
+"""``time``: by each paper's next presentation (the Next column), the first order."""
+SORT_NAMES = {"time": "next presentation"}
 FILTERS: tuple[str | None, ...] = (None, *STATUSES)
 
 
@@ -49,12 +53,21 @@ class ReadingListScreen(Screen[str | None]):
     """The bookmarks in a table, with their status, note, removal, undo and export."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Back", tooltip="Back to the papers", id="rl_back"),
+        Binding(
+            "escape", "back", "Back", tooltip="Back to the list, then the papers", id="rl_back"
+        ),
+        Binding("q", "close", "Back", show=False, tooltip="Back to the papers", id="rl_close"),
         Binding("r", "cycle_status", "Status", tooltip="to read → reading → read", id="rl_status"),
         Binding("n", "edit_note", "Note", tooltip="Edit the note", id="rl_note"),
         Binding("d", "remove", "Remove", tooltip="Remove the bookmark", id="rl_remove"),
         Binding("u", "undo", "Undo", tooltip="Put back the last removed bookmark", id="rl_undo"),
-        Binding("s", "cycle_sort", "Sort", tooltip="added, title, status, time", id="rl_sort"),
+        Binding(
+            "s",
+            "cycle_sort",
+            "Sort",
+            tooltip="next presentation, added, title, status",
+            id="rl_sort",
+        ),
         Binding("f", "cycle_filter", "Filter", tooltip="Next status filter", id="rl_filter"),
         Binding("e", "export", "Export", tooltip="Export to a file", id="rl_export"),
         Binding("p", "toggle_sessions", "Sessions", tooltip="Sessions, clashes", id="rl_sessions"),
@@ -84,9 +97,11 @@ class ReadingListScreen(Screen[str | None]):
         self._papers = papers
         self.export_dir = export_dir or store.path.parent
         self.status_filter: str | None = None
-        self.sort = "added"
+        self.sort = SORTS[0]
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+        """What time it is: the Next column and the time sort look from it."""
         self.bookmarks: list[Bookmark] = []
-        self.sessions = Sessions(self, store, lookup, zone)
+        self.sessions = Sessions(self, store, lookup, zone, self.papers)
         self.edits = Edits(self)
         self.changes = ChangeWatch(self, self._reader, lambda: self.bookmarks)
         self._seen_version: int | None = None
@@ -126,8 +141,10 @@ class ReadingListScreen(Screen[str | None]):
 
     def _reader(self) -> Callable[[], list[Bookmark]]:
         """The read the watch runs in its thread: the bookmarks this view would show now."""
-        store, status, sort = self.store, self.status_filter, self.sort
-        return lambda: store.all(status=status, sort=sort)
+        store, status, sort, lookup, now = (
+            self.store, self.status_filter, self.sort, self.lookup, self.clock()
+        )  # fmt: skip
+        return lambda: ordered(store.all(status=status, sort=sort), sort, lookup, now)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker of this screen that failed is reported (:mod:`tui.lifecycle.failures`)."""
@@ -160,12 +177,13 @@ class ReadingListScreen(Screen[str | None]):
         current = keep or self.current_id()
         row = table.cursor_row
         version = attempt(self, self.store.version)
-        rows = attempt(self, lambda: self.store.all(status=self.status_filter, sort=self.sort))
+        rows = attempt(self, self._reader())
         if rows is None:
             return
         self._seen_version = version
         self.bookmarks = rows
-        fill_list(table, rows, self.lookup, rooms(self.size.width or 120))
+        room = rooms(self.size.width or 120)
+        fill_list(table, rows, self.lookup, room, self.zone_setting, self.clock())
         ids = [b.paper_id for b in self.bookmarks]
         if current in ids:
             table.move_cursor(row=ids.index(current))
@@ -183,7 +201,8 @@ class ReadingListScreen(Screen[str | None]):
             text += " (every status)"
         else:
             shown = STATUS_LABELS.get(self.status_filter or "", "all")
-            text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {self.sort}"
+            order = SORT_NAMES.get(self.sort, self.sort)
+            text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {order}"
         if self.edits.removed:
             text += "  ·  u: undo removal"
         self.query_one("#rl-header", Static).update(Text(text))
@@ -241,7 +260,8 @@ class ReadingListScreen(Screen[str | None]):
             self.reload(keep=new.paper_id)
             return
         self.bookmarks[ids.index(new.paper_id)] = new
-        cells = row_cells(new, self.lookup, rooms(self.size.width or 120))
+        room = rooms(self.size.width or 120)
+        cells = row_cells(new, self.lookup, room, self.zone_setting, self.clock())
         for column, value in zip(COLUMNS, cells, strict=True):
             self.table.update_cell(new.paper_id, column, value)
         self._preview()
@@ -253,13 +273,22 @@ class ReadingListScreen(Screen[str | None]):
         self._preview()
 
     def show_times_in(self, setting: str) -> None:
-        """Show session times in ``setting``'s zone from now on (the planner redraws)."""
+        """Show session times in ``setting``'s zone from now on (the list and planner redraw)."""
         self.zone_setting = setting
         self.sessions.show_times_in(setting)
+        if self.is_mounted:
+            self.reload()
 
     def action_whats_on(self) -> None:
         """What's on now among the bookmarks (a day and hour can be typed), and the next."""
         self.sessions.whats_on()
+
+    def action_back(self) -> None:
+        """Back one step: from the planner opened here to the list, else to the papers."""
+        if self.sessions.shown and self._start != "sessions":
+            self.action_toggle_sessions()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         """Back to the papers."""

@@ -9,7 +9,7 @@ no bookmark. :func:`attempt` runs a store call and says why it failed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from rich.text import Text
@@ -18,6 +18,7 @@ from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable
 
+from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup
 from index_builder.readinglist.store import ReadingList, ReadingListError
@@ -77,8 +78,11 @@ class Sessions:
         store: ReadingList,
         lookup: Lookup | None,
         zone: str = DEFAULT_SETTING,
+        papers: Callable[[], Iterable[Paper]] = tuple,
     ) -> None:
         self._screen = screen
+        self._papers = papers
+        """Every paper of the data: what's on reads the conference's days from them."""
         self._store = store
         self._lookup = lookup
         self.zone = zone
@@ -139,7 +143,8 @@ class Sessions:
 
         every = attempt(self._screen, lambda: self._store.all(sort="time"))
         if every is not None:
-            self._screen.app.push_screen(WhatsOnScreen(every, self._lookup, self.zone))
+            screen = WhatsOnScreen(every, self._lookup, self.zone, papers=self._papers())
+            self._screen.app.push_screen(screen)
 
     def show_times_in(self, setting: str) -> None:
         """Show times in ``setting``'s zone from now on (the table redraws if shown)."""
