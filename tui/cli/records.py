@@ -126,7 +126,8 @@ def print_hits(result: SearchResult, zone: str | None = None) -> None:
         line = f"{paper.id:>11}  {badge}{paper.title}"
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
         if zone is not None:
-            echo(" " * 13 + describe(paper.starts_at, paper.ends_at, zone, paper.venue))
+            when = describe(paper.starts_at, paper.ends_at, zone, paper.venue, paper.session)
+            echo(" " * 13 + when)
         if paper.authors:
             echo(
                 " " * 13

@@ -376,7 +376,9 @@ class ResultList(ScrollView, can_focus=True):
             meta = styles["meta"]
             text = Text("   ")
             if self.time_zone is not None:
-                when = describe(paper.starts_at, paper.ends_at, self.time_zone, paper.venue)
+                when = describe(
+                    paper.starts_at, paper.ends_at, self.time_zone, paper.venue, paper.session
+                )
                 text.append(when + " · ", meta + Style(bold=True))
             text += badges(paper, paper.id in self.bookmarked, styles)
             text.append(short_authors(paper.authors), meta)
