@@ -172,3 +172,25 @@ def test_host_refusals_are_one_line_exit_1_nothing_stored(
         done = update_cli(tmp_path, "colm2027", "--host", host, *extra, env=trust_env())
     one_line_error(done, words)
     assert stored(tmp_path, "colm2027") == {}
+
+
+def test_for_you_across_venues_or_within_one(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / NEURIPS_FEED).write_text(json.dumps(neurips2025_sites_feed()), encoding="utf-8")
+    assert run(["update", "neurips2025", "--from", str(folder)]) == 0
+    with serve() as site:
+        site.files.update(neurips2026_files(site.url))
+        assert run(["update", "neurips2026", "--from", site.url]) == 0
+    assert run(["--no-bundled", "reading-list", "add", SYDNEY[0], ATLANTA[0], PARIS[0]]) == 0
+    capsys.readouterr()
+    every = json.loads(_out(capsys, "recommend", "--json"))["hits"]
+    assert {h["venue"] for h in every} == {"NeurIPS 2025", "NeurIPS 2026"}
+    assert {h["id"] for h in every} & {SYDNEY[0], ATLANTA[0], PARIS[0]} == set()
+    one = json.loads(_out(capsys, "recommend", "--venue", "neurips2025", "--json"))
+    assert one["hits"] and {h["venue"] for h in one["hits"]} == {"NeurIPS 2025"}
+    assert one["total"] == len(one["hits"]) == 4  # every NeurIPS 2025 paper
+    assert run(["--no-bundled", "recommend", "--venue", "nips1987"]) == 2
+    assert "unknown venue 'nips1987'" in capsys.readouterr().err
