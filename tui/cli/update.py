@@ -103,11 +103,11 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
         return 2
     ctx.config()  # the venues it declares
     if args.list:
-        for line in venue_lines():
+        for line in venue_lines(_configured(ctx)):
             echo(line)
         return 0
     try:
-        chosen = chosen_venues(args, ctx)
+        chosen, new = chosen_venues(args, ctx)
     except LookupError as exc:
         error(str(exc))
         return 2
@@ -149,12 +149,21 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             echo(f"  {line}")
         if not change.unchanged:
             echo(f"  stored in {venue_dir(ctx.paths, venue)}")
+        if venue is new:
+            from index_builder.feeds.remembered import remember
+
+            remember(ctx.paths, venue)
+            echo(f"  {venue.key} is remembered with its feed ([venues.{venue.key}] in the "
+                 "config takes its place)")  # fmt: skip
     return status
 
 
-def chosen_venues(args: argparse.Namespace, ctx: Context) -> list[venues.Venue]:
-    """The venues to update. ``LookupError`` for a key not known (a usage error),
-    ``ValueError`` for one that cannot be used (a refused config table, a bad zone or host).
+def chosen_venues(
+    args: argparse.Namespace, ctx: Context
+) -> tuple[list[venues.Venue], venues.Venue | None]:
+    """The venues to update, and the one ``--host`` made known (to remember once its feed
+    is stored). ``LookupError`` for a key not known (a usage error), ``ValueError`` for one
+    that cannot be used (a refused config table, a bad zone or host).
     """
     from index_builder.venue_config import make_venue
 
@@ -162,11 +171,12 @@ def chosen_venues(args: argparse.Namespace, ctx: Context) -> list[venues.Venue]:
     if args.host is None:
         if args.venue_zone is not None:
             raise LookupError("update: --venue-zone goes with --host")
-        return [_known(key, ctx) for key in keys]
+        return [_known(key, ctx) for key in keys], None
     if len(keys) != 1:
         raise LookupError("update: --host takes one venue")
     key = keys[0].strip().lower()
     found = venues.venue(key)
+    new = found is None or (not venues.is_built_in(found) and key not in _configured(ctx))
     if found is not None and args.venue_zone is None:
         from dataclasses import replace
 
@@ -176,7 +186,11 @@ def chosen_venues(args: argparse.Namespace, ctx: Context) -> list[venues.Venue]:
     else:
         found = make_venue(key, args.host, timezone=args.venue_zone)
     venues.declare([*venues.declared(), found])
-    return [found]
+    return [found], found if new else None
+
+
+def _configured(ctx: Context) -> set[str]:
+    return {v.key for v in ctx.config().venues}
 
 
 def _known(key: str, ctx: Context) -> venues.Venue:
@@ -193,12 +207,14 @@ def _known(key: str, ctx: Context) -> venues.Venue:
     )
 
 
-def venue_lines() -> list[str]:
-    """``paperscope update --list``: each known venue, its site, zone(s) and origin."""
+def venue_lines(mine: set[str]) -> list[str]:
+    """``paperscope update --list``: each known venue, its site, zone(s) and origin
+    (built in, the config's, or remembered from an ``update --host``); ``mine`` are the
+    config's keys."""
     rows = [("venue", "name", "site", "time zone (sites)", "from")]
     for v in venues.known():
         zones = "; ".join(f"{s.name} {s.timezone}" for s in v.sites) or v.timezone or "-"
-        origin = "built in" if venues.is_built_in(v) else "config"
+        origin = "built in" if venues.is_built_in(v) else "config" if v.key in mine else "--host"
         rows.append((v.key, v.name, v.host, zones, origin))
     widths = [*(max(len(r[i]) for r in rows) for i in range(4)), 0]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]

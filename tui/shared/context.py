@@ -55,14 +55,18 @@ class Context:
         return [*bundled, *stored_sources(self.paths), *self.extra_sources, *mine]
 
     def config(self) -> Config:
-        """The config file, read once; its ``[venues.KEY]`` are then known to every part
-        (:func:`index_builder.venues.declare`)."""
+        """The config file, read once; its ``[venues.KEY]`` (and the venues an ``update
+        --host`` remembered) are then known to every part (:func:`index_builder.venues.declare`).
+        """
         if self._config is None:
             from index_builder import venues
+            from index_builder.feeds.remembered import remembered
             from tui.shared.config import load_config
 
             self._config = load_config(self.paths.config_file)
-            venues.declare(self._config.venues)
+            mine = {v.key for v in self._config.venues} | set(self._config.venue_problems)
+            kept = [v for v in remembered(self.paths) if v.key not in mine]
+            venues.declare([*kept, *self._config.venues])
             self.venue_problems = dict(self._config.venue_problems)
         return self._config
 

@@ -5,11 +5,14 @@ declared in the config; ``--host`` for one run; ``--list``; refusals in one line
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.faults import paperscope
 from tests.helpers.feed_cli import one_line_error, stored, update_cli
 from tests.helpers.feed_data import NEURIPS_FEED
 from tests.helpers.feed_server import Answer, serve, trust_env
@@ -153,6 +156,15 @@ def test_host_takes_a_venue_for_one_run(tmp_path: Path) -> None:
         "/static/virtual/data/colm-2027-abstracts.json",
     ]
     assert "colm-2027-orals-posters.json" in stored(tmp_path, "colm2027")
+    # Remembered with its feed: the next runs read its papers as COLM 2027's.
+    env = {HOME_ENV: str(tmp_path)}
+    shown = subprocess.run(paperscope("--no-bundled", "show", "colm2027:30001"), text=True,
+                           capture_output=True, env={**os.environ, **env}, check=False)  # fmt: skip
+    assert "Poster Session 1 · Wed 6 Oct, 10:00–12:00 EDT" in shown.stdout, shown.stderr
+    assert f"https://{host}/virtual/2027/poster/30001" in shown.stdout
+    listed = update_cli(tmp_path, "--list").stdout
+    assert any(line.startswith("colm2027") and line.endswith("--host") for line in
+               listed.splitlines()), listed  # fmt: skip
 
 
 @pytest.mark.parametrize(
