@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +78,19 @@ class Venue:
 
     def site_of(self, session: str) -> Site | None:
         """The site a session's name begins with (the longest name that fits), or ``None``."""
-        fits = [s for s in self.sites if s.holds(session)]
-        return max(fits, key=lambda s: len(s.name.split()), default=None)
+        return _site_for(self.sites, session) if self.sites and session else None
 
     def zone_of(self, session: str = "") -> str:
         """The IANA zone a session is held in: its site's, else the venue's ('' if none)."""
         site = self.site_of(session) if session else None
         return site.timezone if site is not None else self.timezone
+
+
+@lru_cache(maxsize=4096)
+def _site_for(sites: tuple[Site, ...], session: str) -> Site | None:
+    # Every list row and paper view asks for its session's zone: once per distinct name.
+    fits = [s for s in sites if s.holds(session)]
+    return max(fits, key=lambda s: len(s.name.split()), default=None)
 
 
 PMLR = "Proceedings of Machine Learning Research"
