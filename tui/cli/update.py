@@ -105,6 +105,8 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     if args.list:
         for line in venue_lines(_configured(ctx)):
             echo(line)
+        for problem in ctx.venue_problems.values():
+            error(problem)
         return 0
     try:
         chosen, new = chosen_venues(args, ctx)

@@ -142,6 +142,9 @@ def test_a_refused_config_venue_is_one_line_and_stores_nothing(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "colm2027" in err and "'Mars/Olympus'" in err
     assert not (home / "data" / "feeds" / "colm2027").exists()
+    assert run(["update", "--list"]) == 0
+    listed = capsys.readouterr()
+    assert "colm2027" not in listed.out and listed.err == err
 
 
 def test_host_takes_a_venue_for_one_run(tmp_path: Path) -> None:
