@@ -146,13 +146,12 @@ def declare(extra: Iterable[Venue]) -> None:
     A declared venue replaces the built-in venue of its key. The ICML 2026 table's venue
     (:data:`DEFAULT`) cannot be replaced: the bundled data is its.
     """
-    _declared.clear()
-    _declared.update((v.key, v) for v in extra if v.key != DEFAULT.key)
-    _by_key.clear()
-    _by_key.update(_BUILT_IN)
-    _by_key.update(_declared)
-    _by_name.clear()
-    _by_name.update((_fold(v.name), v) for v in _by_key.values())
+    global _declared, _by_key, _by_name
+    # New tables swapped in whole: a thread reading them meanwhile sees the old or the new.
+    declared = {v.key: v for v in extra if v.key != DEFAULT.key}
+    by_key = {**_BUILT_IN, **declared}
+    _declared, _by_key = declared, by_key
+    _by_name = {_fold(v.name): v for v in by_key.values()}
 
 
 def declared() -> tuple[Venue, ...]:
