@@ -1,9 +1,11 @@
 """PaperScope's core: no Textual, usable from any script. The map, lowest layer first:
 
 - ``model``, ``paths``, ``atomic``, ``venues``: the plain domain types, where files live,
-  atomic writes, the conferences known (feeds, time zone, proceedings).
-- ``times``: session times parsed safely, put in the chosen zone (venue, local or IANA)
-  and written as a programme writes them.
+  atomic writes, the conferences known (feeds, sites and their time zones, proceedings;
+  built in, or declared by the user).
+- ``times``: session times parsed safely, put in the chosen zone (the session's site's,
+  local or IANA) and written as a programme writes them.
+- ``venue_config``: a venue the user declares (a config table, ``update --host``), checked.
 - ``text/``: display text: LaTeX and Markdown to Unicode, links, terminal safety.
 - ``sources/``: reading files: the paper table, abstract lists, JSON/JSONL/BibTeX records.
 - ``catalogue/``: every source merged into one record per paper: joins, ids, the cache.

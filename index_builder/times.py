@@ -3,8 +3,9 @@ programme writes them (``Wed 8 Jul, 10:30–12:15 KST``).
 
 The data's times are ISO 8601 text with the offset of the site that published them, not
 of the venue (ICML 2026 writes ``-07:00`` for sessions in Seoul). The zone setting says
-where a person wants them: ``venue`` (the default: the venue's IANA zone from
-:mod:`index_builder.venues`; a venue not known keeps the offset its times came with),
+where a person wants them: ``venue`` (the default: the IANA zone of the session's site,
+from :mod:`index_builder.venues`: a conference in several cities shows each session in its
+own city's time; a venue not known keeps the offset its times came with),
 ``local`` (this computer's zone) or an IANA name (``Europe/Berlin``).
 
 Anything doubtful is "time unknown", never a guess: a time with no offset, one that does
@@ -20,7 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from index_builder.model import Event, Paper
-from index_builder.venues import venue_named
+from index_builder.venues import session_zone
 
 VENUE = "venue"
 LOCAL = "local"
@@ -106,10 +107,11 @@ def normal_setting(value: str | None) -> str:
     return lowered if lowered in (VENUE, LOCAL) else canonical_zone(value) or DEFAULT_SETTING
 
 
-def venue_zone(venue: str) -> ZoneInfo | None:
-    """The IANA zone of the venue a paper names (``ICML 2026``), None when not known."""
-    known = venue_named(venue) if venue else None
-    return zone_named(known.timezone) if known else None
+def venue_zone(venue: str, session: str = "") -> ZoneInfo | None:
+    """The IANA zone of a session of the venue a paper names (``ICML 2026``): the zone of
+    the site the session's name begins with, else the venue's; None when not known."""
+    zone = session_zone(venue, session)
+    return zone_named(zone) if zone else None
 
 
 def local_zone() -> tzinfo:
@@ -144,12 +146,14 @@ def _zone_file(path: Path) -> tzinfo | None:
         return None
 
 
-def convert(moment: datetime, setting: str = DEFAULT_SETTING, venue: str = "") -> datetime:
-    """``moment`` in the zone the setting chooses for a paper of ``venue``."""
+def convert(
+    moment: datetime, setting: str = DEFAULT_SETTING, venue: str = "", session: str = ""
+) -> datetime:
+    """``moment`` in the zone the setting chooses for a session of a paper of ``venue``."""
     setting = normal_setting(setting)
     if setting == LOCAL:
         return moment.astimezone(local_zone())
-    zone = venue_zone(venue) if setting == VENUE else zone_named(setting)
+    zone = venue_zone(venue, session) if setting == VENUE else zone_named(setting)
     return moment.astimezone(zone) if zone is not None else moment
 
 
@@ -189,14 +193,19 @@ def format_span(start: datetime, end: datetime | None) -> str:
 
 
 def describe(
-    starts_at: str, ends_at: str = "", setting: str = DEFAULT_SETTING, venue: str = ""
+    starts_at: str,
+    ends_at: str = "",
+    setting: str = DEFAULT_SETTING,
+    venue: str = "",
+    session: str = "",
 ) -> str:
-    """A session's time as a programme writes it, in the chosen zone, or ``time unknown``."""
+    """A session's time as a programme writes it, in the chosen zone (by default the zone
+    of the session's site), or ``time unknown``."""
     span = parse_span(starts_at, ends_at)
     if span is None:
         return UNKNOWN
-    start = convert(span[0], setting, venue)
-    end = convert(span[1], setting, venue) if span[1] is not None else None
+    start = convert(span[0], setting, venue, session)
+    end = convert(span[1], setting, venue, session) if span[1] is not None else None
     return format_span(start, end)
 
 
@@ -244,5 +253,5 @@ def event_kind(event: Event) -> str:
 
 def event_line(event: Event, setting: str = DEFAULT_SETTING, venue: str = "") -> str:
     """``Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST · board #2504, Hall C``."""
-    when = describe(event.starts_at, event.ends_at, setting, venue)
+    when = describe(event.starts_at, event.ends_at, setting, venue, event.session)
     return " · ".join(part for part in (event.session.strip(), when, event_place(event)) if part)

@@ -42,6 +42,17 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(root / package, quiet=2)
 
 
+@pytest.fixture(autouse=True)
+def _no_declared_venues() -> Iterator[None]:
+    """Each test starts and ends knowing the built-in venues alone: a command run in the
+    test's process declares its config's venues for the whole process."""
+    from index_builder import venues
+
+    venues.declare(())
+    yield
+    venues.declare(())
+
+
 @pytest.hookimpl(wrapper=True, trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """After each test: collect its garbage, then freeze what outlives it.

@@ -39,7 +39,7 @@ from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
 from index_builder.model import Paper
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.join_lines import event_id_of, parse_text
-from index_builder.venues import VENUES
+from index_builder.venues import known
 
 Lookup = Callable[[str], Paper | None]
 """A catalogue's ``get``: the paper with an id or alias."""
@@ -177,7 +177,7 @@ def conference_text(paper: Paper) -> bool:
     """
     from index_builder.sources.records import abstract_id  # renders LaTeX: not at import
 
-    feeds = {venue.abstracts_name for venue in VENUES}
+    feeds = {venue.abstracts_name for venue in known()}
     if not paper.abstract_raw or feeds.isdisjoint(paper.sources):
         return False
     return abstract_id(paper.abstract_raw) in listed_abstract_ids(paper)

@@ -10,8 +10,8 @@ JSONL or BibTeX papers, see :mod:`index_builder.sources.reading`), merges them
 and returns a :class:`Catalogue`. A file that cannot be read or parsed is
 reported as a :class:`SourceProblem` and skipped; the rest loads.
 
-The fingerprint is a SHA-256 over :data:`CATALOGUE_VERSION` and each source's
-resolved path and bytes.
+The fingerprint is a SHA-256 over :data:`CATALOGUE_VERSION`, the venues the user declared
+(:func:`index_builder.venues.declared_digest`) and each source's resolved path and bytes.
 With a ``cache_dir`` the built catalogue is pickled to
 ``catalogue-v{CATALOGUE_VERSION}.pickle`` and reused while the fingerprint
 matches; a cache that cannot be read is ignored and rebuilt. Beside it,
@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from index_builder import venues
 from index_builder.catalogue import cache
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.papers import Catalogue
@@ -145,6 +146,8 @@ def _build(
 def _fingerprint(blobs: Sequence[tuple[Path, bytes]], problems: Sequence[SourceProblem]) -> str:
     """SHA-256 over the version and every source (order-independent)."""
     digest = hashlib.sha256(f"catalogue v{CATALOGUE_VERSION}\n".encode())
+    # Declared venues decide which feed files are a venue's and how its papers are cited.
+    digest.update(f"venues {venues.declared_digest()}\n".encode())
     entries = sorted(
         [f"{_resolved(p)}\0{hashlib.sha256(data).hexdigest()}" for p, data in blobs]
         + [f"{_resolved(Path(p.path))}\0unreadable" for p in problems]

@@ -7,15 +7,15 @@ which shows each set's once (:func:`mark_seen`).
 Papers are named by their catalogue id (a poster's event id; ``neurips2025:119718``
 for other venues); rows of one paper (its poster, an oral's or a spotlight's talk) are
 grouped by the rules the catalogue uses (:mod:`index_builder.sources.row_keys`).
-Times are compared as instants (a feed mixes offsets) and shown in the venue's zone.
+Times are compared as instants (a feed mixes offsets) and shown in the zone of each
+session's site (the venue's when it has one city; UTC for a venue with no zone).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime, tzinfo
 
 from index_builder import venues
 from index_builder.atomic import write_atomic
@@ -25,6 +25,7 @@ from index_builder.sources.feed import Feed
 from index_builder.sources.records import normalized
 from index_builder.sources.row_keys import is_talk, row_keys
 from index_builder.sources.types import TableRow
+from index_builder.times import zone_named
 from index_builder.venues import Venue
 
 
@@ -107,7 +108,7 @@ def papers(feed: Feed, abstracts: dict[int, str]) -> dict[str, State]:
     return out
 
 
-def _when(moment: datetime | None, zone: ZoneInfo) -> str:
+def _when(moment: datetime | None, zone: tzinfo) -> str:
     return moment.astimezone(zone).strftime("%a %d %b %H:%M") if moment else "no time"
 
 
@@ -115,7 +116,6 @@ def moved(
     before: dict[str, State], after: dict[str, State], bookmarked: Collection[str], venue: Venue
 ) -> list[str]:
     """One line per bookmarked paper whose session, room or time changed."""
-    zone = ZoneInfo(venue.timezone)
     lines: list[str] = []
     for key in sorted(set(bookmarked) & before.keys() & after.keys()):
         old, new = before[key], after[key]
@@ -128,6 +128,7 @@ def moved(
             if a.room != b.room:
                 what.append(f"{label} room {a.room or '-'} → {b.room or '-'}")
             if (a.starts, a.ends) != (b.starts, b.ends):
+                zone = zone_named(venue.zone_of(b.session)) or UTC
                 what.append(f"{label} {_when(a.starts, zone)} → {_when(b.starts, zone)}")
         if what:
             name = new.name if len(new.name) <= 50 else new.name[:49] + "…"
@@ -138,7 +139,7 @@ def moved(
 def unseen(paths: Paths, most: int = 8) -> list[tuple[str, str]]:
     """``(venue key, message)`` for each venue whose set in use has changes not yet shown."""
     out: list[tuple[str, str]] = []
-    for venue in venues.VENUES:
+    for venue in venues.known():
         folder = store.current(paths, venue)
         if folder is None:
             continue

@@ -132,7 +132,7 @@ def read_meta(paths: Paths, venue: Venue, folder: Path | None = None) -> dict[st
 def added_ids(paths: Paths) -> frozenset[str]:
     """The ids of the papers each venue's last update added (``is:new``)."""
     out: set[str] = set()
-    for venue in venues.VENUES:
+    for venue in venues.known():
         added = read_meta(paths, venue).get("added") if venue_dir(paths, venue).exists() else None
         out.update(a for a in added or () if isinstance(a, str))
     return frozenset(out)

@@ -50,11 +50,31 @@ def whats_on(groups: Sequence[SessionGroup], moment: datetime) -> WhatsOn:
 
 
 def by_day(groups: Sequence[SessionGroup]) -> list[tuple[date | None, list[SessionGroup]]]:
-    """The groups under their conference day, in order; the no-time group last (day None)."""
-    days: dict[date | None, list[SessionGroup]] = {}
+    """The groups under their conference day, in order; the no-time group last (day None).
+
+    A conference in several cities has a day per site (:func:`day_heading` names it): each
+    session is under its own city's day, in its city's time.
+    """
+    days: dict[tuple[date | None, str], list[SessionGroup]] = {}
     for group in groups:
-        days.setdefault(group.day, []).append(group)
-    return list(days.items())
+        days.setdefault((group.day, group.site if group.day else ""), []).append(group)
+    order = sorted(days, key=lambda k: (k[0] is None, k[0] or date.min))  # sites: first seen
+    return [(day, days[day, site]) for day, site in order]
+
+
+def day_heading(day: date | None, groups: Sequence[SessionGroup] = ()) -> str:
+    """``Wednesday 9 December 2026 · Paris`` (the site when the sessions have one), or the
+    heading of the sessions without a time."""
+    if day is None:
+        return "Without a session time"
+    site = groups[0].site if groups else ""
+    return f"{long_day(day)} · {site}" if site else long_day(day)
+
+
+def of_site(groups: Sequence[SessionGroup], site: str) -> list[SessionGroup]:
+    """The groups held at ``site`` (any case; ``Mexico City`` or ``mexico city``)."""
+    wanted = " ".join(site.split()).casefold()
+    return [g for g in groups if g.site.casefold() == wanted]
 
 
 def agenda_zone(groups: Sequence[SessionGroup], setting: str) -> tzinfo:
@@ -199,7 +219,7 @@ def agenda_lines(days: Days, now: WhatsOn) -> list[str]:
     """The agenda as text: each day and its sessions, then what's on at the moment."""
     lines: list[str] = []
     for day, groups in days:
-        lines.append(long_day(day) if day else "Without a session time")
+        lines.append(day_heading(day, groups))
         for group in groups:
             lines += group_lines(group)
         lines.append("")

@@ -73,7 +73,7 @@ def _md_times(bm: Bookmark, lookup: Lookup | None, setting: str) -> list[str]:
         ev = slot.event
         if not (ev.session or ev.starts_at):
             continue
-        when = describe(ev.starts_at, ev.ends_at, setting, slot.venue)
+        when = describe(ev.starts_at, ev.ends_at, setting, slot.venue, ev.session)
         name = ev.session or ("Talk" if ev.kind == "oral" else "Session")
         out.append(f"  - {_md(', '.join(p for p in (name, when, slot.place) if p))}")
     return out

@@ -18,7 +18,7 @@ from index_builder.model import Event
 from index_builder.readinglist.bookmark import Bookmark, Lookup, paper_of
 from index_builder.readinglist.schedule import clashes, parse_time, slots_of
 from index_builder.times import event_place
-from index_builder.venues import venue_named
+from index_builder.venues import session_zone
 
 PRODID = "-//PaperScope//Reading list//EN"
 _MAX_CLASH_NAMES = 5
@@ -124,12 +124,13 @@ def _vevent(
 
 
 def venue_timezone(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> str:
-    """The IANA zone of the first bookmarked paper from a known venue ('' when none is)."""
+    """The IANA zone of the first bookmarked paper from a known venue ('' when none is):
+    the zone of its session's site when the venue is held in several cities."""
     for bm in bookmarks:
         paper = paper_of(bm, lookup)
-        known = venue_named(paper.venue) if paper is not None and paper.venue else None
-        if known is not None:
-            return known.timezone
+        zone = session_zone(paper.venue, bm.copy.session) if paper is not None else ""
+        if zone:
+            return zone
     return ""
 
 

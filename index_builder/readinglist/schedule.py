@@ -2,8 +2,9 @@
 
 Every presentation counts: a paper's poster session and, for an oral, its talk (from the
 catalogue's ``Paper.events`` when a lookup is given; a bookmark alone knows its poster).
-Times are shown in the chosen zone (:mod:`index_builder.times`: the venue's by default),
-so a day is the conference day in that zone, not the day of the offset the data carries.
+Times are shown in the chosen zone (:mod:`index_builder.times`: by default the zone of the
+session's site, the venue's for a conference in one city), so a day is the conference day
+in that zone, not the day of the offset the data carries.
 
 Two sessions clash when their time ranges overlap and they are different sessions.
 Papers of one poster session share a hall and a time, so they do not clash with each
@@ -34,6 +35,7 @@ from index_builder.times import (
     parse_time,
     zone_label,
 )
+from index_builder.venues import site_name
 
 __all__ = ["SessionGroup", "Slot", "clashes", "group_sessions", "parse_time", "slots_of"]
 
@@ -66,6 +68,8 @@ class SessionGroup:
     clashes_with: tuple[str, ...] = ()
     slots: tuple[Slot, ...] = ()
     kind: str = "poster"
+    site: str = ""
+    """The city of a conference held in several (``Paris``) the session is at; '' for one."""
 
     @property
     def day(self) -> date | None:
@@ -134,8 +138,9 @@ def _group(slots: list[Slot], setting: str) -> SessionGroup:
     span = parse_span(first.event.starts_at, first.event.ends_at)
     starts = ends = None
     if span is not None:
-        starts = convert(span[0], setting, first.venue)
-        ends = convert(span[1], setting, first.venue) if span[1] is not None else None
+        session = first.event.session
+        starts = convert(span[0], setting, first.venue, session)
+        ends = convert(span[1], setting, first.venue, session) if span[1] is not None else None
     slots = sorted(slots, key=walking_order)
     kinds = {s.event.kind for s in slots}
     return SessionGroup(
@@ -145,6 +150,7 @@ def _group(slots: list[Slot], setting: str) -> SessionGroup:
         bookmarks=_marks(slots),
         slots=tuple(slots),
         kind=kinds.pop() if len(kinds) == 1 else "mixed",
+        site=site_name(first.venue, first.event.session),
     )
 
 

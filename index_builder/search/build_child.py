@@ -1,7 +1,7 @@
 """The child side of :mod:`index_builder.search.builder`: build one index, report progress.
 
-Run as ``python -m index_builder.search.build_child FOLDER`` with
-``pickle((index_dir, papers, fingerprint))`` on stdin; prints ``done total`` lines, then
+Run as ``python -m index_builder.search.build_child FOLDER`` with ``pickle((index_dir,
+papers, fingerprint, declared venues))`` on stdin; prints ``done total`` lines, then
 ``ok``. It asks Linux to kill it when its parent ends, so a quitting app never leaves a
 build running.
 """
@@ -21,9 +21,11 @@ def main(argv: Sequence[str]) -> int:
     """The child: read the papers from stdin, build into ``argv[0]``, report on stdout."""
     if not die_with_parent(os.getppid()):
         return 1
+    from index_builder import venues
     from index_builder.search.store import IndexStore
 
-    index_dir, papers, fingerprint = pickle.load(sys.stdin.buffer)
+    index_dir, papers, fingerprint, declared = pickle.load(sys.stdin.buffer)
+    venues.declare(declared)  # the parent's venues: days and sites are indexed in their zones
     out = sys.stdout
 
     def report(done: int, total: int) -> None:

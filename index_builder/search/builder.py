@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from index_builder import venues
+
 if TYPE_CHECKING:
     from index_builder.model import Paper
 
@@ -59,7 +61,8 @@ def write_in_child(
     try:
         assert child.stdin is not None and child.stdout is not None and child.stderr is not None
         try:
-            pickle.dump((str(index_dir), tuple(papers), fingerprint), child.stdin, protocol=5)
+            job = (str(index_dir), tuple(papers), fingerprint, venues.declared())
+            pickle.dump(job, child.stdin, protocol=5)
             child.stdin.close()
         except BrokenPipeError:
             pass

@@ -10,9 +10,10 @@ from functools import lru_cache
 from typing import overload
 
 from index_builder.model import Paper
-from index_builder.search.facets import area, venue_term
+from index_builder.search.facets import area, site_term, venue_term
 from index_builder.search.words import VALUE_SEPARATOR, words
 from index_builder.times import VENUE, convert, parse_time
+from index_builder.venues import site_name
 
 PART_SEPARATOR = "\x1e"
 """Separates the parts of the combined ``text`` field."""
@@ -22,14 +23,14 @@ PART_BOOSTS = (3.0, 2.0, 1.0, 1.0, 1.0)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def day_tokens(starts_at: str, venue: str = "") -> list[str]:
+def day_tokens(starts_at: str, venue: str = "", session: str = "") -> list[str]:
     """The ``day:`` values a session start matches (see :func:`_day_tokens`)."""
-    return list(_day_tokens(starts_at, venue))
+    return list(_day_tokens(starts_at, venue, session))
 
 
 @lru_cache(maxsize=1024)
-def _day_tokens(starts_at: str, venue: str) -> tuple[str, ...]:
-    """The ``day:`` values a session start matches: its day in the venue's zone.
+def _day_tokens(starts_at: str, venue: str, session: str = "") -> tuple[str, ...]:
+    """The ``day:`` values a session start matches: its day in its site's zone.
 
     ``2026-07-07T18:30:00-07:00`` at ICML 2026 (Seoul) -> ``2026-07-08``, ``07-08``,
     ``wed``, ``wednesday``. A venue not known keeps the offset the time came with; a time
@@ -38,7 +39,7 @@ def _day_tokens(starts_at: str, venue: str) -> tuple[str, ...]:
     start = parse_time(starts_at)
     if start is None:
         return ()
-    day = convert(start, VENUE, venue).date()
+    day = convert(start, VENUE, venue, session).date()
     weekday = _WEEKDAYS[day.weekday()]
     return (day.isoformat(), day.isoformat()[5:], weekday[:3], weekday)
 
@@ -74,8 +75,9 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "session": " ".join(words(paper.session)),
         "is": " ".join(flags_is),
         "has": " ".join(flags_has),
-        "day": " ".join(_day_tokens(paper.starts_at, paper.venue)),
+        "day": " ".join(_day_tokens(paper.starts_at, paper.venue, paper.session)),
         "venue": venue_term(paper.venue) if paper.venue else "",
+        "site": site_term(site_name(paper.venue, paper.session)),
         "track": " ".join(words(paper.track)),
     }
     return {key: value for key, value in doc.items() if value}

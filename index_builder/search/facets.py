@@ -13,7 +13,7 @@ from index_builder import venues
 from index_builder.model import FacetCount, Paper, SortKey
 from index_builder.times import first_event, instant_key
 
-FACETS = ("topic", "kind", "session", "venue", "track")
+FACETS = ("topic", "kind", "session", "venue", "track", "site")
 _KIND_QUERY = {"oral": "is:oral", "spotlight": "is:spotlight -is:oral", "poster": "is:poster"}
 
 
@@ -22,13 +22,16 @@ def area(topic: str) -> str:
     return topic.split("->", 1)[0].strip()
 
 
-Values = tuple[str, str, str, str, str]
+Values = tuple[str, str, str, str, str, str]
 
 
 def facet_values(paper: Paper) -> Values:
-    """The paper's ``(topic area, kind, session, venue, track)``; empty strings are not
-    counted."""
-    return area(paper.topic), paper.kind, paper.session.strip(), paper.venue, paper.track
+    """The paper's ``(topic area, kind, session, venue, track, site)``; empty strings are
+    not counted. The site is the city of a conference held in several (``NeurIPS 2026 ·
+    Paris``), named with its venue so that two venues' cities stay apart."""
+    site = venues.site_name(paper.venue, paper.session)
+    where = f"{paper.venue} · {site}" if site else ""
+    return area(paper.topic), paper.kind, paper.session.strip(), paper.venue, paper.track, where
 
 
 def _quoted(field: str, value: str) -> str:
@@ -51,14 +54,16 @@ def facets_from_counts(
     session: Counter[str],
     venue: Counter[str] | None = None,
     track: Counter[str] | None = None,
+    site: Counter[str] | None = None,
 ) -> dict[str, tuple[FacetCount, ...]]:
     """Facet counts from per-value counters (empty values are not counted).
 
-    The venue and track facets are empty unless the hits span several of them.
+    The venue, track and site facets are empty unless the hits span several of them.
     """
-    topic, kind, session, venue, track = (
+    empty = Counter[str]()
+    topic, kind, session, venue, track, site = (
         Counter({k: n for k, n in c.items() if k})
-        for c in (topic, kind, session, venue or Counter[str](), track or Counter[str]())
+        for c in (topic, kind, session, venue or empty, track or empty, site or empty)
     )
     return {
         "topic": tuple(FacetCount(v, n, _quoted("area", v)) for v, n in _ordered(topic)),
@@ -70,7 +75,22 @@ def facets_from_counts(
         "track": tuple(FacetCount(v, n, _quoted("track", v)) for v, n in _ordered(track))
         if len(track) > 1
         else (),
+        "site": tuple(FacetCount(v, n, _site_query(v)) for v, n in _ordered(site))
+        if len(site) > 1
+        else (),
     }
+
+
+def site_term(site: str) -> str:
+    """What ``site:`` matches: the city's letters and digits, lower case (``Mexico City`` ->
+    ``mexicocity``); ``''`` for no site."""
+    return "".join(ch for ch in site.casefold() if ch.isalnum())
+
+
+def _site_query(value: str) -> str:
+    """``venue:neurips2026 site:paris`` for the facet value ``NeurIPS 2026 · Paris``."""
+    venue, _, site = value.rpartition(" · ")
+    return f"venue:{venue_term(venue)} site:{site_term(site)}"
 
 
 def venue_term(text: str) -> str:

@@ -21,8 +21,8 @@ from whoosh.lang.porter import stem as porter_stem
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.words import POSITION_GAP, iter_words
 
-SCHEMA_VERSION = 4
-ANALYSIS_VERSION = 5
+SCHEMA_VERSION = 5
+ANALYSIS_VERSION = 6
 """Bump with any change of the terms, postings or vocabulary built from the same papers.
 ``tests/core/test_analysis_versions.py`` fails when the index of a fixture changes while
 this stays the same."""
@@ -124,6 +124,7 @@ def make_schema() -> Any:
         "area": ID(),
         "venue": ID(),
         "track": ID(),
+        "site": ID(),
         "is": KEYWORD(scorable=False),
         "has": KEYWORD(scorable=False),
         "day": KEYWORD(scorable=False),

@@ -41,6 +41,7 @@ FIELDS = {
     "day": "day",
     "venue": "venue",
     "track": "track",
+    "site": "site",
 }
 """Field names a user may type (lower case) and the field each one means."""
 

@@ -15,7 +15,7 @@ from whoosh.query.compound import PreloadedOr
 from whoosh.support.levenshtein import distance
 
 from index_builder.search.documents import normalize_day
-from index_builder.search.facets import venue_term
+from index_builder.search.facets import site_term, venue_term
 from index_builder.search.highlight import MatchTerms
 from index_builder.search.schema import stem
 from index_builder.search.syntax import (
@@ -39,7 +39,7 @@ HIGHLIGHTED = frozenset({"title", "abstract", "text"})
 PHRASE_FIELDS = ("title", "author", "abstract", "topic", "institution")
 """The combined field has no positions (cheaper to build): phrases search each field."""
 FLAG_FIELDS = frozenset({"is", "has", "day"})
-EXACT_FIELDS = frozenset({"area", "session", "venue", "track"})
+EXACT_FIELDS = frozenset({"area", "session", "venue", "track", "site"})
 NO_SPELLING = FLAG_FIELDS | EXACT_FIELDS
 LEXICONS = ("author", "institution", "topic")
 """Unstemmed fields whose words serve "did you mean" besides the vocabulary."""
@@ -88,6 +88,8 @@ def _expansion(
 def _exact_value(field: str, text: str) -> str:
     if field == "venue":
         return venue_term(text)
+    if field == "site":
+        return site_term(text)
     value = " ".join(words(text))
     if field == "session" and value.isascii() and value.isdigit():
         return f"poster session {value}"

@@ -28,7 +28,7 @@ from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, RecordError, clean, record_from_json
 from index_builder.sources.types import load_json
 from index_builder.text import render as text
-from index_builder.venues import VENUES
+from index_builder.venues import known as venues_known
 
 if TYPE_CHECKING:
     from bibtexparser.model import Entry
@@ -249,7 +249,7 @@ def bib_venue(booktitle: str, year: str) -> str:
     An entry of unknown proceedings is cited without a venue rather than with a guessed one.
     """
     wanted = " ".join(booktitle.replace("{", "").replace("}", "").split()).casefold()
-    for known in VENUES:
+    for known in venues_known():
         if wanted == known.booktitle.casefold() and year.strip() == str(known.year):
             return known.name
     return ""

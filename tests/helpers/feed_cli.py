@@ -58,17 +58,19 @@ def one_line_error(done: subprocess.CompletedProcess[str], words: str) -> None:
     assert "Traceback" not in done.stderr
 
 
-def pages(feed: dict[str, Any], size: int, url: str, *, count: Any = None) -> dict[str, Answer]:
+def pages(
+    feed: dict[str, Any], size: int, url: str, *, count: Any = None, name: str = ICML_FEED
+) -> dict[str, Answer]:
     """The feed in pages of ``size`` records: ``FEED`` then ``FEED?page=2`` … (absolute ``next``
     links under ``url``), each page with its own ETag; ``count`` overrides the count every
-    page states."""
+    page states; ``name`` is the feed's file name (ICML 2026's by default)."""
     results = feed["results"]
     chunks = [results[i : i + size] for i in range(0, len(results), size)]
     out: dict[str, Answer] = {}
     for n, chunk in enumerate(chunks, start=1):
-        name = ICML_FEED if n == 1 else f"{ICML_FEED}?page={n}"
-        link = f"{url}{ICML_FEED}?page={n + 1}" if n < len(chunks) else None
+        page_name = name if n == 1 else f"{name}?page={n}"
+        link = f"{url}{name}?page={n + 1}" if n < len(chunks) else None
         page = {"count": feed["count"] if count is None else count, "next": link,
                 "previous": None, "results": chunk}  # fmt: skip
-        out[name] = Answer(json.dumps(page).encode(), etag=f'"p{n}"')
+        out[page_name] = Answer(json.dumps(page).encode(), etag=f'"p{n}"')
     return out

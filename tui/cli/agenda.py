@@ -1,11 +1,12 @@
 """``paperscope agenda``: the bookmarked papers by conference day and session, and what's on.
 
-paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json] [--timezone ZONE]
+paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--site CITY] [--json] [--timezone ZONE]
 
 Days and hours are in the chosen zone (``--timezone``, else the config's ``timezone``,
-else the venue's). After the days comes the moment (now, or ``--day`` at ``--at``): the
-sessions running then with their bookmarked papers, and the next session. ``--day``
-alone lists that day and takes its start as the moment.
+else the zone of each session's site: a conference in several cities has a day per site).
+``--site Paris`` keeps the sessions held there. After the days comes the moment (now, or
+``--day`` at ``--at``): the sessions running then with their bookmarked papers, and the
+next session. ``--day`` alone lists that day and takes its start as the moment.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from index_builder.readinglist.agenda import (
     agenda_zone,
     by_day,
     conference_days,
+    day_heading,
     moment_from,
+    of_site,
     whats_on,
 )
 from index_builder.readinglist.schedule import SessionGroup, group_sessions
 from index_builder.readinglist.store import ReadingListError
-from index_builder.times import format_span, long_day
+from index_builder.times import format_span
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import dumps, echo, error
 from tui.shared.context import Context
@@ -44,6 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="HH:MM",
         help="what's on at this hour (default: now; alone: on a conference day)",
     )
+    p.add_argument("--site", metavar="CITY", help="only the sessions held in this city (Paris)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -63,6 +67,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         error(f"reading list: {exc}")
         return 1
     groups = group_sessions(bookmarks, ctx.catalogue().get, setting)
+    if args.site is not None:
+        if not _known_site(args.site):
+            error(f"--site {args.site!r} is no city of a known venue ({', '.join(_sites())})")
+            return 2
+        groups = of_site(groups, args.site)
     zone = agenda_zone(groups, setting)
     held = conference_days(ctx.catalogue().papers, zone) if args.day or args.at else ()
     try:
@@ -81,11 +90,23 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
+def _sites() -> list[str]:
+    from index_builder import venues
+
+    return list(dict.fromkeys(s.name for v in venues.known() for s in v.sites))
+
+
+def _known_site(site: str) -> bool:
+    wanted = " ".join(site.split()).casefold()
+    return any(name.casefold() == wanted for name in _sites())
+
+
 def session_json(group: SessionGroup) -> dict[str, Any]:
     """One session: name, kind, times (ISO in the shown zone), clashes and its papers."""
     return {
         "name": group.name,
         "kind": group.kind,
+        "site": group.site,
         "day": group.day.isoformat() if group.day else None,
         "starts_at": group.starts.isoformat() if group.starts else None,
         "ends_at": group.ends.isoformat() if group.ends else None,
@@ -114,7 +135,7 @@ def agenda_json(
         "days": [
             {
                 "day": day.isoformat() if day else None,
-                "label": long_day(day) if day else "Without a session time",
+                "label": day_heading(day, groups),
                 "sessions": [session_json(g) for g in groups],
             }
             for day, groups in days

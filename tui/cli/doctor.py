@@ -92,7 +92,7 @@ def _feeds(ctx: Context) -> Iterator[str]:
     from index_builder import venues
     from index_builder.feeds.store import backup, read_meta, venue_dir
 
-    stored = [v for v in venues.VENUES if venue_dir(ctx.paths, v).is_dir()]
+    stored = [v for v in venues.known() if venue_dir(ctx.paths, v).is_dir()]
     if not stored:
         return
     yield ""

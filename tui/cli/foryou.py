@@ -11,8 +11,10 @@ bookmarks it says what is needed and exits with status 1.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
+from index_builder import venues
 from index_builder.model import SearchResult
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList, ReadingListError
@@ -51,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "recommend", "papers for you, ranked by your reading list", cmd_recommend
     )
     p.add_argument("--limit", type=count, default=20, metavar="N", help="at most N (default 20)")
+    p.add_argument(
+        "--venue", metavar="KEY", help="only papers of this venue (neurips2026); default: all"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     # search answers for:you and like:ID by these commands (records.cmd_search asks).
     sub.choices["search"].set_defaults(listing=cmd_listing)
@@ -95,11 +100,22 @@ def reading_list_ids(ctx: Context) -> tuple[frozenset[str], frozenset[str]] | No
 def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope recommend``."""
     report_problems(ctx)
+    ctx.config()  # the venues it declares
+    wanted = venues.venue(args.venue) if args.venue else None
+    if args.venue and wanted is None:
+        error(f"unknown venue {args.venue!r}: paperscope update --list shows the known ones")
+        return 2
     marked = reading_list_ids(ctx)
     if marked is None:
         return 1
     ensure_index(ctx)
-    found = ctx.index().recommend(marked[0], marked[1], limit=args.limit)
+    # Within one venue: the whole ranking, then that venue's papers (the bookmarks of every
+    # venue still say what the reader likes).
+    limit = args.limit if wanted is None else len(ctx.catalogue().papers)
+    found = ctx.index().recommend(marked[0], marked[1], limit=limit)
+    if wanted is not None:
+        hits = tuple(h for h in found.hits if h.paper.venue == wanted.name)
+        found = replace(found, hits=hits[: args.limit], total=len(hits))
     if found.needed:
         from index_builder.search.vector_queries import MIN_BOOKMARKS
 

@@ -151,7 +151,10 @@ def print_hits(result: SearchResult, zone: str | None = None, about: str = "") -
         echo(textwrap.shorten(line, width=max(40, width), placeholder="…"))
         if zone is not None:
             first = first_event(paper)
-            echo(" " * 13 + describe(first.starts_at, first.ends_at, zone, paper.venue))
+            echo(
+                " " * 13
+                + describe(first.starts_at, first.ends_at, zone, paper.venue, first.session)
+            )
         if paper.authors:
             echo(
                 " " * 13

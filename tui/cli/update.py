@@ -5,6 +5,10 @@ folder, with a progress line on a terminal, and says what changed: papers added 
 removed, and the bookmarked papers whose session, room or time moved. Any fault is one
 line on stderr and exit status 1; what was stored before stays in use. ``--undo`` puts
 back the feed the last update replaced.
+
+The venues are the built-in ones and those the config declares (``[venues.KEY]``);
+``--list`` shows them. ``update KEY --host HOST [--venue-zone ZONE]`` takes any other
+conference on the same site software for this run (docs/venues.md).
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from tui.shared.context import Context
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``update`` to the ``paperscope`` parser."""
-    known = ", ".join(v.key for v in venues.VENUES)
     p = add_subparser(
         sub, "update", "download the conferences' official papers and abstracts", cmd_update
     )
@@ -31,7 +34,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "venues",
         nargs="*",
         metavar="VENUE",
-        help=f"<conf><year>, default {venues.DEFAULT.key}; known: {known}",
+        help=f"<conf><year>, default {venues.DEFAULT.key}; --list shows the known ones",
+    )
+    p.add_argument("--list", action="store_true", help="show the known venues and stop")
+    p.add_argument(
+        "--host",
+        metavar="HOST",
+        help="the conference site of a venue not in the list (colm.cc), for this run",
+    )
+    p.add_argument(
+        "--venue-zone",
+        metavar="ZONE",
+        help="with --host: the IANA zone of the venue's city (default: the feed's offsets)",
     )
     p.add_argument(
         "--from",
@@ -88,14 +102,21 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
     if args.base is not None and not args.base.strip():
         error("update: --from needs an http(s):// folder or a local folder, not ''")
         return 2
-    chosen = []
-    for key in args.venues or [venues.DEFAULT.key]:
-        venue = venues.venue(key)
-        if venue is None:
-            known = ", ".join(v.key for v in venues.VENUES)
-            error(f"unknown venue {key!r}; known venues: {known}")
-            return 2
-        chosen.append(venue)
+    ctx.config()  # the venues it declares
+    if args.list:
+        for line in venue_lines(_configured(ctx)):
+            echo(line)
+        for problem in ctx.venue_problems.values():
+            error(problem)
+        return 0
+    try:
+        chosen, new = chosen_venues(args, ctx)
+    except LookupError as exc:
+        error(str(exc))
+        return 2
+    except ValueError as exc:
+        error(str(exc))
+        return 1
     bars: list[ProgressBar] = []
 
     def progress(name: str) -> ProgressBar:
@@ -131,7 +152,75 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             echo(f"  {line}")
         if not change.unchanged:
             echo(f"  stored in {venue_dir(ctx.paths, venue)}")
+        if venue is new:
+            from index_builder.feeds.remembered import remember
+
+            remember(ctx.paths, venue)
+            echo(f"  {venue.key} is remembered with its feed ([venues.{venue.key}] in the "
+                 "config takes its place)")  # fmt: skip
     return status
+
+
+def chosen_venues(
+    args: argparse.Namespace, ctx: Context
+) -> tuple[list[venues.Venue], venues.Venue | None]:
+    """The venues to update, and the one ``--host`` made known (to remember once its feed
+    is stored). ``LookupError`` for a key not known (a usage error), ``ValueError`` for one
+    that cannot be used (a refused config table, a bad zone or host).
+    """
+    from index_builder.venue_config import make_venue
+
+    keys = args.venues or [venues.DEFAULT.key]
+    if args.host is None:
+        if args.venue_zone is not None:
+            raise LookupError("update: --venue-zone goes with --host")
+        return [_known(key, ctx) for key in keys], None
+    if len(keys) != 1:
+        raise LookupError("update: --host takes one venue")
+    key = keys[0].strip().lower()
+    found = venues.venue(key)
+    new = found is None or (not venues.is_built_in(found) and key not in _configured(ctx))
+    if found is not None and args.venue_zone is None:
+        from dataclasses import replace
+
+        from index_builder.venue_config import check_host
+
+        found = replace(found, host=check_host(key, args.host))
+    else:
+        found = make_venue(key, args.host, timezone=args.venue_zone)
+    venues.declare([*venues.declared(), found])
+    return [found], found if new else None
+
+
+def _configured(ctx: Context) -> set[str]:
+    return {v.key for v in ctx.config().venues}
+
+
+def _known(key: str, ctx: Context) -> venues.Venue:
+    found = venues.venue(key)
+    if found is not None:
+        return found
+    refused = ctx.venue_problems.get(key.strip().lower())
+    if refused:
+        raise ValueError(refused)
+    known = ", ".join(v.key for v in venues.known())
+    raise LookupError(
+        f"unknown venue {key!r}; known venues: {known} (another conference on the same "
+        f"site software: --host HOST, or [venues.{key}] in the config)"
+    )
+
+
+def venue_lines(mine: set[str]) -> list[str]:
+    """``paperscope update --list``: each known venue, its site, zone(s) and origin
+    (built in, the config's, or remembered from an ``update --host``); ``mine`` are the
+    config's keys."""
+    rows = [("venue", "name", "site", "time zone (sites)", "from")]
+    for v in venues.known():
+        zones = "; ".join(f"{s.name} {s.timezone}" for s in v.sites) or v.timezone or "-"
+        origin = "built in" if venues.is_built_in(v) else "config" if v.key in mine else "--host"
+        rows.append((v.key, v.name, v.host, zones, origin))
+    widths = [*(max(len(r[i]) for r in rows) for i in range(4)), 0]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
 def _bookmarked(ctx: Context) -> frozenset[str]:

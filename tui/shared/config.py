@@ -10,20 +10,30 @@ The file lives at ``Paths.config_file``::
     [keymap]
     quit = "ctrl+q"          # binding id = "key" or "key1,key2"
 
+    [venues.colm2027]        # a conference on the same site software (docs/venues.md)
+    host = "colm.cc"
+    timezone = "America/Los_Angeles"
+
 A missing file is an empty config; a broken one (not a regular file, over 1 MB, not
 TOML, nested too deep) is named in one line and ignored, the defaults used (the app still
 starts); an unknown time zone is named in one line and the default used. Only
 the theme and the time zone are ever written back: the file is edited as TOML (tomlkit:
 comments, layout, quoting and the other keys survive), the result is read back before it
-replaces the file atomically, and a file that does not parse is never rewritten.
+replaces the file atomically, and a file that does not parse is never rewritten. A
+``[venues.KEY]`` table that cannot be used is named in one line and left out
+(:mod:`index_builder.venue_config`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
+
+if TYPE_CHECKING:
+    from index_builder.venues import Venue
 
 CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -48,6 +58,10 @@ class Config:
     """Readable messages about parts of the file that were ignored."""
     timezone_problem: str = ""
     """The message about a refused ``timezone`` (also in ``problems``), for the CLI."""
+    venues: list[Venue] = field(default_factory=list)
+    """The venues declared in ``[venues.KEY]`` tables (checked)."""
+    venue_problems: dict[str, str] = field(default_factory=dict)
+    """Why each refused ``[venues.KEY]`` was refused (also in ``problems``), by key."""
 
 
 def load_config(path: Path | None) -> Config:
@@ -86,6 +100,8 @@ def load_config(path: Path | None) -> Config:
         else:
             config.timezone_problem = f"config: {problem}"
             config.problems.append(config.timezone_problem)
+    if "venues" in data:
+        _read_venues(config, data["venues"])
     keymap = data.get("keymap", {})
     if isinstance(keymap, dict):
         for binding_id, keys in keymap.items():
@@ -104,6 +120,21 @@ def _read(path: Path) -> bytes:
     from index_builder.sources.files import read_regular_file
 
     return read_regular_file(path, MAX_CONFIG_BYTES)
+
+
+def _read_venues(config: Config, tables: object) -> None:
+    """The ``[venues.KEY]`` tables into ``config.venues``; each refused one named in a line."""
+    from index_builder.venue_config import VenueError, from_table
+
+    if not isinstance(tables, dict):
+        config.problems.append("config: venues must be a table of [venues.KEY] tables")
+        return
+    for key, table in tables.items():
+        try:
+            config.venues.append(from_table(str(key), table))
+        except VenueError as exc:
+            config.venue_problems[str(key).lower()] = f"config: {exc}"
+            config.problems.append(f"config: {exc}")
 
 
 def save_theme(path: Path, theme: str) -> None:

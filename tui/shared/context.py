@@ -16,6 +16,7 @@ from index_builder.paths import Paths, bundled_sources
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
     from index_builder.search.engine import SearchIndex
+    from tui.shared.config import Config
 
 
 @dataclass
@@ -31,6 +32,9 @@ class Context:
     """The zone setting given for this run (``--timezone``); None: the config's."""
     zone_problem: str = ""
     """Why the config's ``timezone`` was refused ('' when it was not), once it is read."""
+    venue_problems: dict[str, str] = field(default_factory=dict)
+    """Why each refused ``[venues.KEY]`` of the config was refused, by key, once it is read."""
+    _config: Config | None = field(default=None, repr=False)
     _catalogue: Catalogue | None = field(default=None, repr=False)
     _index: SearchIndex | None = field(default=None, repr=False)
 
@@ -44,17 +48,32 @@ class Context:
         """
         from index_builder.feeds.store import stored_sources
 
+        self.config()  # its venues decide which stored feeds are a venue's
         bundled = bundled_sources() if self.use_bundled else []
         joins = self.paths.hand_joins
         mine = [joins] if joins.is_file() else []
         return [*bundled, *stored_sources(self.paths), *self.extra_sources, *mine]
 
+    def config(self) -> Config:
+        """The config file, read once; its ``[venues.KEY]`` (and the venues an ``update
+        --host`` remembered) are then known to every part (:func:`index_builder.venues.declare`).
+        """
+        if self._config is None:
+            from index_builder import venues
+            from index_builder.feeds.remembered import remembered
+            from tui.shared.config import load_config
+
+            self._config = load_config(self.paths.config_file)
+            mine = {v.key for v in self._config.venues} | set(self._config.venue_problems)
+            kept = [v for v in remembered(self.paths) if v.key not in mine]
+            venues.declare([*kept, *self._config.venues])
+            self.venue_problems = dict(self._config.venue_problems)
+        return self._config
+
     def zone_setting(self) -> str:
         """``venue``, ``local`` or an IANA name: ``--timezone``, else the config's, else venue."""
         if self.timezone is None:
-            from tui.shared.config import load_config
-
-            config = load_config(self.paths.config_file)
+            config = self.config()
             self.timezone, self.zone_problem = config.timezone, config.timezone_problem
         return self.timezone
 

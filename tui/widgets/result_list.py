@@ -377,7 +377,9 @@ class ResultList(ScrollView, can_focus=True):
             text = Text("   ")
             if self.time_zone is not None:
                 first = first_event(paper)
-                when = describe(first.starts_at, first.ends_at, self.time_zone, paper.venue)
+                when = describe(
+                    first.starts_at, first.ends_at, self.time_zone, paper.venue, first.session
+                )
                 text.append(when + " · ", meta + Style(bold=True))
             text += badges(paper, paper.id in self.bookmarked, styles)
             text.append(short_authors(paper.authors), meta)

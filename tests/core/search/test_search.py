@@ -216,10 +216,11 @@ def test_no_suggestion_for_field_names_or_syntax(
 
 def test_facets_count_all_matches_and_select_them(index: SearchIndex) -> None:
     result = index.search("learning OR diffusion OR sampling", limit=1, facets=True)
-    assert set(result.facets) == {"topic", "kind", "session", "venue", "track"}
-    assert result.facets["venue"] == result.facets["track"] == ()  # one each: nothing to narrow
+    assert set(result.facets) == {"topic", "kind", "session", "venue", "track", "site"}
+    # One venue, one track, no site: nothing to narrow.
+    assert result.facets["venue"] == result.facets["track"] == result.facets["site"] == ()
     for name, counts in result.facets.items():
-        assert counts or name in ("venue", "track"), name
+        assert counts or name in ("venue", "track", "site"), name
         for facet in counts:
             narrowed = index.search(f"(learning OR diffusion OR sampling) {facet.query}")
             assert narrowed.total == facet.count, (name, facet)

@@ -4,7 +4,8 @@ Every cell is a ``rich.text.Text`` made with :func:`index_builder.text.render.sa
 titles and notes show as text: no markup, no escape sequences.
 
 The sessions view (the planner) reads like ``paperscope agenda``, in one column so that it
-fits any width: a conference day heading (in the chosen zone); under it each session, its
+fits any width: a conference day heading (in the chosen zone; a day per site for a
+conference in several cities); under it each session, its
 time first (poster sessions and talks); under a session that overlaps another session
 holding a bookmark, a ``clash`` line naming that one; then the session's bookmarked papers
 with their poster board and room where known. Every line is cut to the screen's width.
@@ -14,19 +15,19 @@ its id as key, a later one (its talk, say) ``id#n``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from rich.text import Text
 from textual.widgets import DataTable
 
-from index_builder.readinglist.agenda import MARKS
+from index_builder.readinglist.agenda import MARKS, by_day, day_heading
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.exports import Lookup, paper_of
 from index_builder.readinglist.schedule import SessionGroup, Slot, group_sessions
 from index_builder.readinglist.upcoming import next_presentation
 from index_builder.text.safe import safe
-from index_builder.times import DEFAULT_SETTING, clock_span, long_day, zone_label
+from index_builder.times import DEFAULT_SETTING, clock_span, zone_label
 
 STATUS_LABELS = {"to-read": "to read", "reading": "reading", "read": "read"}
 GONE = " (no longer in the data)"
@@ -143,11 +144,6 @@ def fill_list(
         table.add_row(*cells, key=bm.paper_id)
 
 
-def day_label(group: SessionGroup) -> str:
-    """``Wednesday 8 July 2026`` (the day in the chosen zone), or the no-time heading."""
-    return long_day(group.day) if group.day is not None else "Without a session time"
-
-
 def session_line(group: SessionGroup) -> Text:
     """``10:30–12:15 KST  Poster Session 3``: the time first, so a cut keeps it."""
     if group.starts is None:
@@ -197,13 +193,26 @@ def fill_sessions(
         text.truncate(room, overflow="ellipsis")
         table.add_row(text, key=key)
 
-    day = None
     groups = group_sessions(bookmarks, lookup, setting)
-    for n, group in enumerate(groups):
-        label = day_label(group)
-        if label != day:
-            day = label
-            line(cell(label, "bold underline"), f"#day{n}")
+    n = 0
+    for day, day_groups in by_day(groups):
+        line(cell(day_heading(day, day_groups), "bold underline"), f"#day{n}")
+        n = _fill_day(line, rows, day_groups, lookup, n)
+    if not groups:
+        line(Text("No bookmarks yet."), "#empty")
+    return rows
+
+
+def _fill_day(
+    line: Callable[[Text, str], None],
+    rows: dict[str, Bookmark],
+    groups: Sequence[SessionGroup],
+    lookup: Lookup | None,
+    first: int,
+) -> int:
+    """The lines of one day's sessions, numbered from ``first``; the next number."""
+    n = first
+    for n, group in enumerate(groups, start=first):
         if group.starts is not None or group.name:  # not the day heading again
             line(Text("  ") + session_line(group), f"#session{n}")
         if clash := clash_text(group):
@@ -215,6 +224,4 @@ def fill_sessions(
                 key = f"{bm.paper_id}#{len(rows)}"
             rows[key] = bm
             line(Text("      ") + paper_line(slot, lookup), key)
-    if not groups:
-        line(Text("No bookmarks yet."), "#empty")
-    return rows
+    return n + 1
