@@ -98,7 +98,9 @@ class SearchIndex(VectorQueries):
         marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
         # is:new: the papers the last ``paperscope update`` added (set by the owner).
         new = {self.papers[self._by_id[i]].id for i in self.new_ids if i in self._by_id}
-        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new)
+        # is:library: the catalogue papers the user's library holds (set by the owner).
+        owned = {self.papers[self._by_id[i]].id for i in self.library_ids if i in self._by_id}
+        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new, owned)
         built = builder.build(node)
         if built is None:
             return self._everything(request)

@@ -45,7 +45,7 @@ FIELDS = {
 """Field names a user may type (lower case) and the field each one means."""
 
 FILTER_VALUES = {
-    "is": {"oral", "spotlight", "poster", "bookmarked", "new", "unjoined"},
+    "is": {"oral", "spotlight", "poster", "bookmarked", "new", "unjoined", "library"},
     "has": {"abstract", "code"},
 }
 MAX_DEPTH = 24

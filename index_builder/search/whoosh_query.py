@@ -103,11 +103,13 @@ class QueryBuilder:
         vocab: Vocabulary,
         bookmarked: Collection[str] = (),
         new: Collection[str] = (),
+        library: Collection[str] = (),
     ) -> None:
         self.reader = reader
         self.vocab = vocab
         self.bookmarked = bookmarked
         self.new = new
+        self.library = library
         self.terms = MatchTerms()
         self._positive = False
 
@@ -140,8 +142,9 @@ class QueryBuilder:
         field = node.field
         if field in FLAG_FIELDS:
             value = normalize_day(node.text) if field == "day" else node.text.lower()
-            if field == "is" and value in ("bookmarked", "new"):
-                ids = sorted(self.bookmarked if value == "bookmarked" else self.new)
+            if field == "is" and value in ("bookmarked", "new", "library"):
+                sets = {"bookmarked": self.bookmarked, "new": self.new, "library": self.library}
+                ids = sorted(sets[value])
                 return Q.Or([Q.Term("id", i) for i in ids]) if ids else Q.NullQuery
             return Q.Term(field, value)
         if field in EXACT_FIELDS:

@@ -26,6 +26,8 @@ QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("has:abstract  has:code", "papers with an abstract, with a code link"),
     ("is:bookmarked", "papers in your reading list"),
     ("is:unjoined", "abstracts of your lists left on their own (J joins them)"),
+    ("is:library", "papers your imported library already holds"),
+    ("is:new", "papers the last update added (watches: W)"),
     ("watermark*", "words that start with watermark"),
     ("*former  *former*", "words that end with former, that hold it"),
     ("robustnes~", "fuzzy: words spelled nearly so"),

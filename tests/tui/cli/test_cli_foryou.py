@@ -21,16 +21,6 @@ MASSART = ("66407", "62914")
 LEARNING_THEORY = ("65618", "65322")
 
 
-@pytest.fixture
-def own_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A home with its own reading list on the session's built cache (read only)."""
-    root = tmp_path / "own-home"
-    root.mkdir()
-    (root / "cache").symlink_to(warm_home / "cache", target_is_directory=True)
-    monkeypatch.setenv(HOME_ENV, str(root))
-    return root
-
-
 def test_similar_json_is_shaped_like_search(
     own_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
