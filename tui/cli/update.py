@@ -2,7 +2,8 @@
 
 Downloads each venue's official feed (every page of it) and abstracts file into the data
 folder, with a progress line on a terminal, and says what changed: papers added and
-removed, and the bookmarked papers whose session, room or time moved. Any fault is one
+removed, the bookmarked papers whose session, room or time moved, and the watches with
+new matches (``watches: 2 new for author:"…"; 5 new for diffusion``). Any fault is one
 line on stderr and exit status 1; what was stored before stays in use. ``--undo`` puts
 back the feed the last update replaced.
 """
@@ -103,6 +104,7 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
         return bar
 
     status = 0
+    added = False
     for venue in chosen:
 
         def step(what: str, key: str = venue.key) -> None:
@@ -130,7 +132,31 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             echo(f"  {line}")
         if not change.unchanged:
             echo(f"  stored in {venue_dir(ctx.paths, venue)}")
+        added = added or (not args.undo and change.added > 0)
+    if added:
+        _watch_news(ctx)
     return status
+
+
+def _watch_news(ctx: Context) -> None:
+    """Name the watches with new matches (``watches: 2 new for …``); nothing if none."""
+    from index_builder.readinglist.store import ReadingList, ReadingListError
+    from index_builder.readinglist.watches import Watches
+    from tui.cli.records import ensure_index
+    from tui.shared.watching import count_watches, news_line
+
+    if not ctx.paths.reading_list.exists():
+        return
+    try:
+        with ReadingList(ctx.paths.reading_list) as store:
+            watches = Watches(store).all()
+    except (ReadingListError, OSError) as exc:
+        error(f"watches: {exc} (their news is left out)")
+        return
+    if watches:
+        ensure_index(ctx)
+        line = news_line(count_watches(ctx.index(), watches))
+        echo(f"watches: {line}" if line else "watches: nothing new")
 
 
 def _bookmarked(ctx: Context) -> frozenset[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from tests.helpers.faults import paperscope
-from tests.helpers.library_files import ATTENTION, RUBRIC, TVI_COT, bibtex, csl_json, ris
+from tests.helpers.library_files import ATTENTION, RUBRIC, TVI_COT, Item, bibtex, csl_json, ris
 from tui.cli.main import run
 
 
@@ -106,3 +106,48 @@ def test_watch_add_list_remove_and_a_query_that_does_not_parse(
     assert run(["watch", "remove", "Manasi"]) == 0
     assert run(["watch", "remove", "Manasi"]) == 1
     assert "no watch named 'Manasi'" in capsys.readouterr().err
+
+
+DIFFUSION_LMS = [
+    Item("nie_large_2025", "Large Language Diffusion Models", (("Nie", "Shen"),), 2025,
+         abstract="A diffusion language model trained from scratch with masked diffusion.",
+         url="http://arxiv.org/abs/2502.09992", arxiv="2502.09992"),
+    Item("sahoo_simple_2024", "Simple and Effective Masked Diffusion Language Models",
+         (("Sahoo", "Subham"),), 2024, arxiv="2406.07524",
+         abstract="Masked discrete diffusion for language modeling."),
+    Item("lou_discrete_2024", "Discrete Diffusion Modeling by Estimating the Ratios of the "
+         "Data Distribution", (("Lou", "Aaron"),), 2024, arxiv="2310.16834"),
+]  # fmt: skip
+"""Three real arXiv papers on diffusion language models, none in the bundled catalogue."""
+
+
+def test_for_you_from_a_library_alone_and_like_a_file(
+    own_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    like = tmp_path / "dlm.bib"
+    like.write_text(bibtex(DIFFUSION_LMS), encoding="utf-8")
+    assert run(["recommend", "--like", str(like), "--json", "--limit", "10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seeds"] == "by dlm.bib (3)" and "diffusion" in data["explain"]
+    titles = [h["title"].lower() for h in data["hits"]]
+    assert sum("diffusion" in t for t in titles) >= 8, titles
+    assert run(["library", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []  # --like imports nothing
+
+    assert run(["recommend"]) == 1  # no bookmark, no library
+    assert "needs at least 3 of them; you have 0" in capsys.readouterr().err
+    own = tmp_path / "own.json"
+    own.write_text(csl_json([*DIFFUSION_LMS[:2], TVI_COT]), encoding="utf-8")
+    assert run(["library", "import", str(own)]) == 0
+    capsys.readouterr()
+    assert run(["recommend", "--json", "--limit", "50"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seeds"] == "by your library (3)"
+    assert "64393" not in {h["id"] for h in data["hits"]}  # owned: never recommended
+    assert sum("diffusion" in h["title"].lower() for h in data["hits"][:10]) >= 8
+    assert run(["reading-list", "add", "65214"]) == 0
+    capsys.readouterr()
+    assert run(["recommend", "--limit", "3"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "For you, by your library (3) and 1 bookmark: papers about "
+    )
