@@ -16,9 +16,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from index_builder.model import Paper, SearchResult
+from index_builder.model import SearchResult
 from index_builder.readinglist.dismissed import Dismissals
-from index_builder.readinglist.library_entry import LibraryEntry
 from index_builder.readinglist.library_match import LibraryMatch, match_library
 from index_builder.readinglist.store import ReadingList, ReadingListError
 from index_builder.search.vector_queries import MIN_BOOKMARKS
@@ -27,6 +26,7 @@ from tui.cli.library import owned, read_file
 from tui.cli.output import dumps, echo, error
 from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
 from tui.shared.context import Context
+from tui.shared.seeds import as_paper, seeds_line
 
 FOR_YOU_QUERY = "for:you"
 """What ``recommend --json`` gives as its query (the TUI's box takes it too)."""
@@ -130,19 +130,3 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     echo(f"For you, {seeds}: papers about {', '.join(found.explain) or 'them'}")
     print_hits(result)
     return 0
-
-
-def seeds_line(library: int, bookmarks: int, like: Path | None = None) -> str:
-    """What For you ranked by: ``by your library (312) and 5 bookmarks``."""
-    if like is not None:
-        return f"by {like.name} ({library})"
-    parts = [f"your library ({library})"] if library else []
-    if bookmarks:
-        parts.append(f"{bookmarks} bookmark{'s' if bookmarks != 1 else ''}")
-    return "by " + " and ".join(parts)
-
-
-def as_paper(entry: LibraryEntry) -> Paper:
-    """A library entry outside the catalogue as a paper For you can vectorize."""
-    return Paper(id=entry.key, title=entry.title, title_raw=entry.title, authors=entry.authors,
-                 abstract=entry.abstract, abstract_raw=entry.abstract)  # fmt: skip

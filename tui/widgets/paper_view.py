@@ -9,7 +9,7 @@ worker. Data text is only ever put into ``Text`` objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -76,6 +76,7 @@ class PaperView(VerticalScroll, can_focus=True):
         "paper-view--spotlight",
         "paper-view--abstract",
         "paper-view--bookmark",
+        "paper-view--library",
         "paper-view--label",
         "paper-view--link",
     }
@@ -87,6 +88,7 @@ class PaperView(VerticalScroll, can_focus=True):
     PaperView > .paper-view--spotlight { color: $text-accent; text-style: bold; }
     PaperView > .paper-view--abstract { color: $text-success; }
     PaperView > .paper-view--bookmark { color: $text-warning; }
+    PaperView > .paper-view--library { color: $text-success; }
     PaperView > .paper-view--label { color: $text-primary; text-style: bold; }
     PaperView > .paper-view--link { color: $text-accent; text-style: underline; }
     PaperView #similar-title { margin-top: 1; text-style: bold; color: $text-primary; }
@@ -126,6 +128,8 @@ class PaperView(VerticalScroll, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.hit: Hit | None = None
         self.bookmarked = False
+        self.owned: Collection[str] = frozenset()
+        """Ids of the papers your library holds (the ``LIB`` badge)."""
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
@@ -162,6 +166,14 @@ class PaperView(VerticalScroll, can_focus=True):
         if not same:
             self.set_similar(None, ())
             self.scroll_home(animate=False)
+
+    def set_owned(self, ids: Collection[str]) -> None:
+        """Which paper ids your library holds; the paper shown is redrawn if it changed."""
+        paper = self.paper
+        was = paper is not None and paper.id in self.owned
+        self.owned = ids
+        if self.hit is not None and paper is not None and (paper.id in ids) != was:
+            self.show(self.hit, bookmarked=self.bookmarked)
 
     def set_bookmarked(self, bookmarked: bool) -> None:
         """Redraw the bookmark badge."""
@@ -214,11 +226,9 @@ class PaperView(VerticalScroll, can_focus=True):
         title = title_text(paper, hit.title_spans, match)
         title.stylize("bold")
         parts: list[Text] = [title]
-        line = badges(
-            paper,
-            self.bookmarked,
-            {name: style(name) for name in ("oral", "spotlight", "abstract", "bookmark")},
-        )
+        owned = paper.id in self.owned
+        names = ("oral", "spotlight", "abstract", "bookmark", "library")
+        line = badges(paper, self.bookmarked, {n: style(n) for n in names}, owned=owned)
         label_style = style("label")
 
         def field(label: str, value: str) -> Text:
@@ -229,6 +239,8 @@ class PaperView(VerticalScroll, can_focus=True):
         line.append(f"  id {clean(paper.id)}", style="dim")
         if self.bookmarked:
             line.append("   in your reading list", style="italic")
+        if owned:
+            line.append("   in your library", style="italic")
         parts.append(line)
         for other in paper.possibly_same_as:
             parts.append(
