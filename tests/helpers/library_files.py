@@ -37,6 +37,11 @@ def _protect(title: str) -> str:
     return re.sub(r"\b([A-Z][\w-]*)", r"{\1}", title)
 
 
+def _escaped(text: str) -> str:
+    """Braces, ``%``, ``&``, ``#`` and ``_`` escaped with a backslash, as BibTeX.js does."""
+    return re.sub(r"([{}%&#_])", r"\\\1", text)
+
+
 def bibtex(items: list[Item]) -> str:
     """A Zotero BibTeX export of ``items``."""
     out = []
@@ -48,7 +53,7 @@ def bibtex(items: list[Item]) -> str:
         if it.doi:
             lines.append(f"\tdoi = {{{it.doi}}},")
         if it.abstract:
-            lines.append(f"\tabstract = {{{it.abstract}}},")
+            lines.append(f"\tabstract = {{{_escaped(it.abstract)}}},")
         if it.arxiv:
             lines.append("\tpublisher = {arXiv},")
         people = " and ".join(f"{f}, {g}" for f, g in it.authors)
