@@ -104,6 +104,9 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     ensure_index(ctx)
     index = ctx.index()
     new = index.new_ids if args.new else None
+    if new is not None and not new:
+        error("recommend --new: no paper is new (the last update added none; paperscope update)")
+        return 1
     limit = len(ctx.catalogue().papers) if new is not None else args.limit
     found = index.recommend(bookmarked, dismissed, limit=limit, library=match.paper_ids,
                             library_papers=[as_paper(e) for e in match.outside])  # fmt: skip

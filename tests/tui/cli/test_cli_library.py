@@ -102,6 +102,8 @@ def test_watch_add_list_remove_and_a_query_that_does_not_parse(
         ("Manasi", 'author:"Manasi Sharma"'),
     ]
     assert all(w["new"] == [] for w in data)  # nothing updated: nothing new
+    assert run(["recommend", "--new"]) == 1
+    assert "no paper is new (the last update added none" in capsys.readouterr().err
     assert data[0]["total"] > 5 and data[1]["total"] >= 1
     assert run(["watch", "remove", "Manasi"]) == 0
     assert run(["watch", "remove", "Manasi"]) == 1
