@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from index_builder import venues
+from index_builder.atomic import write_atomic
 from index_builder.paths import Paths
 from index_builder.venues import Venue
 
@@ -32,6 +33,9 @@ META = "meta.json"
 LOCK = "lock"
 SEEN = "seen"
 """Names the set whose changes the TUI has shown (:mod:`.changes`)."""
+QUIET = "quiet"
+"""Names the set in use when a later update found nothing changed: its papers are no
+longer new (``is:new``: a paper is new until the next update that does not add it)."""
 NEW = ".new-"
 
 
@@ -130,12 +134,32 @@ def read_meta(paths: Paths, venue: Venue, folder: Path | None = None) -> dict[st
 
 
 def added_ids(paths: Paths) -> frozenset[str]:
-    """The ids of the papers each venue's last update added (``is:new``)."""
+    """The ids of the papers each venue's last update added (``is:new``); none after an
+    update that found nothing changed (:func:`mark_quiet`)."""
     out: set[str] = set()
     for venue in venues.known():
-        added = read_meta(paths, venue).get("added") if venue_dir(paths, venue).exists() else None
+        if not venue_dir(paths, venue).exists():
+            continue
+        folder = current(paths, venue)
+        if folder is None or _quiet(paths, venue) == folder.name:
+            continue
+        added = read_meta(paths, venue, folder).get("added")
         out.update(a for a in added or () if isinstance(a, str))
     return frozenset(out)
+
+
+def _quiet(paths: Paths, venue: Venue) -> str:
+    try:
+        return (sets_dir(paths, venue) / QUIET).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def mark_quiet(paths: Paths, venue: Venue) -> None:
+    """Record that an update added nothing to the set in use (under the venue's lock)."""
+    folder = current(paths, venue)
+    if folder is not None:
+        write_atomic(sets_dir(paths, venue) / QUIET, folder.name + "\n")
 
 
 def read_stored(paths: Paths, venue: Venue, name: str, folder: Path | None = None) -> bytes | None:
@@ -205,7 +229,7 @@ def clean(paths: Paths, venue: Venue) -> None:
         for leftover in kept.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
     for entry in folder.iterdir():
-        if entry.name in (LOCK, SEEN) or entry.resolve() in keep:
+        if entry.name in (LOCK, SEEN, QUIET) or entry.resolve() in keep:
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)

@@ -175,6 +175,7 @@ def _update(
         sum(len(g.body) for g in got.values() if g.body is not None),
     )  # fmt: skip
     if unchanged and meta.get("base") == base:
+        store.mark_quiet(paths, venue)  # this update added nothing: nothing is new now
         return Change(*summary, unchanged=True, notes=tuple(checked.notes))
     validators = {
         n: _validators(known, n, g) for n, g in got.items() if n in files and not g.absent
@@ -182,7 +183,7 @@ def _update(
     new_meta = {
         "base": base, "updated": datetime.now(UTC).isoformat(timespec="seconds"),
         "files": validators,
-        "added": sorted(after.keys() - before.keys()) if not unchanged else meta.get("added", []),
+        "added": sorted(after.keys() - before.keys()),  # none when unchanged: nothing new
         "removed": sorted(before.keys() - after.keys()) if not unchanged else [],
         "moved": moved, "notes": checked.notes,
     }  # fmt: skip

@@ -5,6 +5,8 @@ runs them in order inside one transaction, then sets ``PRAGMA user_version`` and
 application id that marks the file as PaperScope's. Version 0 is a new file, or the
 early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept. Version
 2 adds ``dismissed``: the papers a user said "not interested" to (For you leaves them out).
+Version 3 adds ``library`` (the papers of the user's own library export) and ``watches``
+(saved queries whose new matches ``update`` reports).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from index_builder.readinglist.identify import APPLICATION_ID
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def migrate(conn: sqlite3.Connection) -> None:
@@ -82,5 +84,21 @@ def _to_v2(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2}
+def _to_v3(conn: sqlite3.Connection) -> None:
+    """Add ``library`` (one row per owned paper, by its key) and ``watches`` (saved queries)."""
+    # IF NOT EXISTS: a list whose version number was set back keeps its rows and opens.
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS library (key TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, "
+        "authors TEXT NOT NULL DEFAULT '[]', abstract TEXT NOT NULL DEFAULT '', "
+        "doi TEXT NOT NULL DEFAULT '', arxiv TEXT NOT NULL DEFAULT '', "
+        "openreview TEXT NOT NULL DEFAULT '', year TEXT NOT NULL DEFAULT '', "
+        "source TEXT NOT NULL DEFAULT '', added_at TEXT NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS watches (name TEXT PRIMARY KEY NOT NULL, query TEXT NOT NULL, "
+        "added_at TEXT NOT NULL)"
+    )
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2, 3: _to_v3}
 """``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

@@ -100,7 +100,9 @@ class SearchIndex(VectorQueries):
         marked, dismissed = self._current(bookmarked), self._current(request.dismissed)
         # is:new: the papers the last ``paperscope update`` added (set by the owner).
         new = self._current(self.new_ids)
-        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new, dismissed)
+        # is:library: the catalogue papers the user's library holds (set by the owner).
+        owned = self._current(self.library_ids)
+        builder = QueryBuilder(searcher.reader(), self._vocab, marked, new, dismissed, owned)
         built = builder.build(node)
         if built is None:
             return self._everything(request)

@@ -98,6 +98,8 @@ class IndexStore:
         app can kill at once; the app sets this, scripts and the CLI build in-process."""
         self.new_ids: frozenset[str] = frozenset()
         """Ids of the papers the last feed update added, for ``is:new`` (set by the owner)."""
+        self.library_ids: frozenset[str] = frozenset()
+        """Ids of the papers the user's library holds, for ``is:library`` (set by the owner)."""
 
     # -- freshness and building -------------------------------------------------------
 

@@ -46,7 +46,7 @@ FIELDS = {
 """Field names a user may type (lower case) and the field each one means."""
 
 FILTER_VALUES = {
-    "is": {"oral", "spotlight", "poster", "bookmarked", "dismissed", "new", "unjoined"},
+    "is": {"oral", "spotlight", "poster", "bookmarked", "dismissed", "new", "unjoined", "library"},
     "has": {"abstract", "code"},
 }
 MAX_DEPTH = 24

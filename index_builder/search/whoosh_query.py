@@ -106,11 +106,14 @@ class QueryBuilder:
         bookmarked: Collection[str] = (),
         new: Collection[str] = (),
         dismissed: Collection[str] = (),
+        library: Collection[str] = (),
     ) -> None:
         self.reader = reader
         self.vocab = vocab
         # The is: values that name a set of ids the caller holds, not an indexed flag.
-        self.id_sets = {"bookmarked": bookmarked, "new": new, "dismissed": dismissed}
+        self.id_sets = {
+            "bookmarked": bookmarked, "new": new, "dismissed": dismissed, "library": library
+        }  # fmt: skip
         self.terms = MatchTerms()
         self._positive = False
 

@@ -191,7 +191,7 @@ def _bib_file(path: Path, text: str) -> Parsed:
     return _counted(path, entries, _bib_record)
 
 
-def _field(entry: Entry, name: str) -> str:
+def bib_field(entry: Entry, name: str) -> str:
     """A field's value as text, without the braces or quotes that enclose it."""
     fields = {f.key.lower(): f.value for f in entry.fields}
     value = fields.get(name)
@@ -222,23 +222,27 @@ def _bib_record(entry: Entry | None, file: str, position: int) -> PaperRecord:
     """
     if entry is None:
         raise RecordError("malformed entry")
-    title, abstract = _field(entry, "title"), _field(entry, "abstract")
+    title, abstract = bib_field(entry, "title"), bib_field(entry, "abstract")
     if not title and not abstract:
         raise RecordError("no title and no abstract")
-    doi = _field(entry, "doi")
-    url = _field(entry, "url") or _field(entry, "pdf") or (f"https://doi.org/{doi}" if doi else "")
-    code = _field(entry, "code")
-    booktitle = _field(entry, "booktitle") or _field(entry, "journal")
+    doi = bib_field(entry, "doi")
+    url = (
+        bib_field(entry, "url")
+        or bib_field(entry, "pdf")
+        or (f"https://doi.org/{doi}" if doi else "")
+    )
+    code = bib_field(entry, "code")
+    booktitle = bib_field(entry, "booktitle") or bib_field(entry, "journal")
     paper = Paper(
         id="",
         title="",
         title_raw=title,
         abstract_raw=abstract,
-        authors=bib_names(_field(entry, "author")),
+        authors=bib_names(bib_field(entry, "author")),
         url=url,
-        openreview_url=_field(entry, "openreview"),
+        openreview_url=bib_field(entry, "openreview"),
         code_urls=(code,) if code else (),
-        venue=bib_venue(booktitle, _field(entry, "year")),
+        venue=bib_venue(booktitle, bib_field(entry, "year")),
     )
     return PaperRecord(file, position, paper)
 

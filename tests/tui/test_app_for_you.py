@@ -58,7 +58,7 @@ async def test_R_lists_papers_ranked_by_the_bookmarks_with_the_words(
         expected = screen.searcher.index.recommend(marked, limit=100)  # type: ignore[union-attr]
         assert listed == [h.paper.id for h in expected.hits]
         line = rendered_text(screen.query_one(DidYouMean))
-        assert f"For you, by your bookmarks: {expected.explain[0]}" in line
+        assert f"For you, by 4 bookmarks: {expected.explain[0]}" in line
         assert screen.focused is screen.results
         await pilot.press("backspace")  # back to the query before the listing
         await settle(pilot)

@@ -86,3 +86,39 @@ async def test_a_failed_update_says_so_and_keeps_the_papers(
                 pilot, lambda: any("HTML page" in str(n.message) for n in app._notifications)
             )
             assert papers_shown(app) == 3
+
+
+async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
+    make_app: AppFactory, tui_papers: tuple
+) -> None:
+    from index_builder.readinglist.store import ReadingList
+    from index_builder.readinglist.watches import Watches
+    from tests.helpers.feed_data import ICML_FEED, icml_abstracts, icml_feed, marker
+
+    results = icml_feed()["results"]
+    first = {"count": 40, "next": None, "previous": None, "results": results[:40]}
+    later = {"count": 46, "next": None, "previous": None, "results": results[:46]}
+    with serve(good_files()) as site:
+        site.files[ICML_FEED] = Answer(json.dumps(first).encode(), etag='"f1"')
+        app = make_app(papers=tui_papers[:3])
+        update(DEFAULT, app.ctx.paths, source=site.url)
+        with ReadingList(app.ctx.paths.reading_list) as store:
+            Watches(store).add(" OR ".join(marker(r["id"]) for r in results[40:46]), "fresh")
+        site.files[ICML_FEED] = Answer(json.dumps(later).encode(), etag='"f2"')
+        ids = {str(r["id"]) for r in results[:46]}
+        texts = {k: v for k, v in icml_abstracts().items() if k in ids}
+        site.files[ICML_ABSTRACTS] = Answer(json.dumps(texts).encode(), etag='"a2"')
+        async with app.run_test(size=(120, 36)) as pilot:
+            status = app.screen.query_one(StatusBar)
+            await until(pilot, lambda: status.index_state == "index ready")
+            await pilot.press("ctrl+p")
+            await pilot.press(*"Update from the conf")
+            await until(pilot, lambda: offered(app))
+            await pilot.press("enter")
+
+            def told() -> list[str]:
+                return [str(n.message) for n in app._notifications if n.title == "Watches"]
+
+            await until(pilot, told)
+    count, said = told()[0].split(" ", 1)
+    assert int(count) >= 1 and said == "new for fresh (W lists them)"

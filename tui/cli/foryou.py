@@ -1,27 +1,35 @@
 """``paperscope similar ID`` and ``paperscope recommend``: the paper vectors' commands.
 
 Both print like ``search`` (``--json``: ``{"query", "total", "hits": [record + "score"]}``;
-``recommend`` adds ``"explain"``, the words its ranking weighs most); ``search for:you``
-and ``search like:ID`` are answered by them, as the TUI's box answers them. ``recommend`` ranks
-every paper not on the reading list by the bookmarks (papers dismissed in the browser
-count against the papers like them and are never listed); with fewer than three
-bookmarks it says what is needed and exits with status 1.
+``recommend`` adds ``"explain"``, the words its ranking weighs most, and ``"seeds"``, what
+it ranked by). ``recommend`` ranks every paper not on the reading list or in the library
+by the bookmarks and the library (``paperscope library import``; an entry weighs less
+than a bookmark; papers dismissed in the browser count against the papers like them and
+are never listed). ``--like FILE`` ranks by one library export alone, without importing
+it; ``--new`` ranks only the papers the last update added (``is:new``). With fewer than
+three seeds it says what is needed and exits with status 1. ``search for:you`` and
+``search like:ID`` are answered by them, as the TUI's box answers them.
 """
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from index_builder import venues
 from index_builder.model import SearchResult
 from index_builder.readinglist.dismissed import Dismissals
+from index_builder.readinglist.library_match import LibraryMatch, match_library
 from index_builder.readinglist.store import ReadingList, ReadingListError
+from index_builder.search.vector_queries import MIN_BOOKMARKS
 from tui.cli.common import add_subparser
+from tui.cli.library import owned, read_file
 from tui.cli.output import dumps, echo, error
 from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
 from tui.shared.context import Context
+from tui.shared.seeds import as_paper, seeds_line
 
 FOR_YOU_QUERY = "for:you"
 """What ``recommend --json`` gives as its query (the TUI's box takes it too)."""
@@ -59,6 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     # search answers for:you and like:ID by these commands (records.cmd_search asks).
     sub.choices["search"].set_defaults(listing=cmd_listing)
+    p.add_argument(
+        "--like",
+        type=Path,
+        metavar="FILE",
+        help="rank by this library export (BibTeX, RIS, CSL-JSON) alone, without importing it",
+    )
+    p.add_argument("--new", action="store_true", help="rank only the papers the last update added")
 
 
 def cmd_similar(args: argparse.Namespace, ctx: Context) -> int:
@@ -108,30 +123,50 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     marked = reading_list_ids(ctx)
     if marked is None:
         return 1
+    bookmarked, dismissed = marked
+    if args.like is not None:
+        entries = read_file(args.like)
+        if entries is None:
+            return 1
+        bookmarked, match = frozenset(), match_library(ctx.catalogue().papers, entries)
+    else:
+        match = owned(ctx) or LibraryMatch(frozenset(), (), ())
     ensure_index(ctx)
-    # Within one venue: the whole ranking, then that venue's papers (the bookmarks of every
-    # venue still say what the reader likes).
-    limit = args.limit if wanted is None else len(ctx.catalogue().papers)
-    found = ctx.index().recommend(marked[0], marked[1], limit=limit)
+    index = ctx.index()
+    new = index.new_ids if args.new else None
+    if new is not None and not new:
+        error("recommend --new: no paper is new (the last update added none; paperscope update)")
+        return 1
+    # Within one venue, or among the new papers: the whole ranking, then those papers (the
+    # bookmarks of every venue still say what the reader likes).
+    whole = new is not None or wanted is not None
+    limit = len(ctx.catalogue().papers) if whole else args.limit
+    found = index.recommend(bookmarked, dismissed, limit=limit, library=match.paper_ids,
+                            library_papers=[as_paper(e) for e in match.outside])  # fmt: skip
     if wanted is not None:
         hits = tuple(h for h in found.hits if h.paper.venue == wanted.name)
-        found = replace(found, hits=hits[: args.limit], total=len(hits))
+        found = replace(found, hits=hits if new is not None else hits[: args.limit],
+                        total=len(hits))  # fmt: skip
     if found.needed:
-        from index_builder.search.vector_queries import MIN_BOOKMARKS
-
-        have = MIN_BOOKMARKS - found.needed
         error(
-            f"For you ranks papers by your bookmarks and needs at least {MIN_BOOKMARKS} "
-            f"bookmarked papers that are in the catalogue; you have {have}: bookmark "
-            f"{found.needed} more (b in the browser, or paperscope reading-list add ID)"
+            f"For you ranks papers by your bookmarks and your library and needs at least "
+            f"{MIN_BOOKMARKS} of them in the catalogue; you have {MIN_BOOKMARKS - found.needed}: "
+            f"bookmark {found.needed} more (b in the browser, or paperscope reading-list add ID) "
+            "or import your library (paperscope library import FILE)"
         )
         return 1
-    result = SearchResult(
-        query=FOR_YOU_QUERY, total=found.total, hits=found.hits, elapsed_ms=found.elapsed_ms
-    )
+    hits = found.hits
+    if new is not None:
+        hits = tuple(h for h in hits if {h.paper.id, *h.paper.aliases} & new)[: args.limit]
+    total = len(hits) if new is not None else found.total
+    catalogue = ctx.catalogue()
+    marks = {p.id for p in map(catalogue.get, bookmarked) if p is not None}  # not the aliases
+    seeds = seeds_line(len(match.paper_ids) + len(match.outside), len(marks), args.like)
+    query = FOR_YOU_QUERY + (" is:new" if new is not None else "")
+    result = SearchResult(query=query, total=total, hits=hits, elapsed_ms=found.elapsed_ms)
     if args.json:
-        print(dumps(search_json_short(result, explain=list(found.explain))))
+        print(dumps(search_json_short(result, explain=list(found.explain), seeds=seeds)))
         return 0
-    echo(f"For you: papers about {', '.join(found.explain) or 'your bookmarks'}")
+    echo(f"For you, {seeds}: papers about {', '.join(found.explain) or 'them'}")
     print_hits(result)
     return 0

@@ -73,7 +73,18 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, dismissed, foryou, joins, reading_list, records, update
+    from tui.cli import (
+        agenda,
+        cite,
+        dismissed,
+        foryou,
+        joins,
+        library,
+        reading_list,
+        records,
+        update,
+        watch,
+    )
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -84,6 +95,8 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     foryou.register(sub)
     joins.register(sub)
     dismissed.register(sub)
+    library.register(sub)
+    watch.register(sub)
     return parser
 
 

@@ -106,18 +106,37 @@ def open_list(ctx: Context) -> ReadingList:
     return store
 
 
+Action = Callable[[argparse.Namespace, Context, ReadingList], int]
+"""One action on the open reading list: arguments, context and list in, exit status out."""
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     """Run one ``reading-list`` action; errors go to stderr, never as a traceback."""
-    action: Callable[[argparse.Namespace, Context, ReadingList], int] = ACTIONS[args.rl_action]
+    return with_list(ACTIONS[args.rl_action], args, ctx)
+
+
+def with_list(
+    action: Action,
+    args: argparse.Namespace,
+    ctx: Context,
+    refused: tuple[type[Exception], ...] = (),
+    label: str = "reading list",
+) -> int:
+    """Open the list, run ``action`` on it and close it; a refusal is one line and status 1.
+
+    A :class:`ReadingListError`, or one of the ``refused`` errors an action raises when it
+    refuses its input, is said as ``LABEL: message``.
+    """
     try:
         store = open_list(ctx)
     except (ReadingListError, OSError) as exc:
         error(f"reading list: {exc}")
         return 1
+    caught: tuple[type[Exception], ...] = (ReadingListError, *refused)
     try:
         return action(args, ctx, store)
-    except ReadingListError as exc:
-        error(f"reading list: {exc}")
+    except caught as exc:
+        error(f"{label}: {exc}")
         return 1
     finally:
         store.close()

@@ -110,6 +110,11 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     query = " ".join(args.query)
     marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
     dismissed = dismissed_ids(ctx) if "dismissed" in query.lower() else frozenset()
+    if "is:library" in query.lower():
+        from tui.cli.library import owned
+
+        match = owned(ctx)
+        ctx.index().library_ids = match.paper_ids if match else frozenset()
     result = ctx.index().search(
         query, limit=args.limit, sort=args.sort, bookmarked=marked, dismissed=dismissed
     )

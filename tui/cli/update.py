@@ -2,7 +2,8 @@
 
 Downloads each venue's official feed (every page of it) and abstracts file into the data
 folder, with a progress line on a terminal, and says what changed: papers added and
-removed, and the bookmarked papers whose session, room or time moved. Any fault is one
+removed, the bookmarked papers whose session, room or time moved, and the watches with
+new matches (``watches: 2 new for author:"…"; 5 new for diffusion``). Any fault is one
 line on stderr and exit status 1; what was stored before stays in use. ``--undo`` puts
 back the feed the last update replaced.
 
@@ -125,6 +126,7 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
         return bar
 
     status = 0
+    added = False
     for venue in chosen:
 
         def step(what: str, key: str = venue.key) -> None:
@@ -158,6 +160,9 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             remember(ctx.paths, venue)
             echo(f"  {venue.key} is remembered with its feed ([venues.{venue.key}] in the "
                  "config takes its place)")  # fmt: skip
+        added = added or (not args.undo and change.added > 0)
+    if added:
+        _watch_news(ctx)
     return status
 
 
@@ -221,6 +226,27 @@ def venue_lines(mine: set[str]) -> list[str]:
         rows.append((v.key, v.name, v.host, zones, origin))
     widths = [*(max(len(r[i]) for r in rows) for i in range(4)), 0]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _watch_news(ctx: Context) -> None:
+    """Name the watches with new matches (``watches: 2 new for …``); nothing if none."""
+    from index_builder.readinglist.store import ReadingList, ReadingListError
+    from index_builder.readinglist.watches import Watches
+    from tui.cli.records import ensure_index
+    from tui.shared.watching import count_watches, news_line
+
+    if not ctx.paths.reading_list.exists():
+        return
+    try:
+        with ReadingList(ctx.paths.reading_list) as store:
+            watches = Watches(store).all()
+    except (ReadingListError, OSError) as exc:
+        error(f"watches: {exc} (their news is left out)")
+        return
+    if watches:
+        ensure_index(ctx)
+        line = news_line(count_watches(ctx.index(), watches))
+        echo(f"watches: {line}" if line else "watches: nothing new")
 
 
 def _bookmarked(ctx: Context) -> frozenset[str]:

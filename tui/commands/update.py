@@ -98,6 +98,8 @@ def update_in_worker(
     swap_in_fresh(
         app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in
     )
+    if change.added and not cancel.is_set():
+        _tell_watches(app, fresh)
 
 
 def swap_in_fresh(
@@ -146,6 +148,24 @@ def _tell(app: App[int], ctx: Context, change: Change) -> None:
         text = "\n".join([change.summary(), *change.details()[:10]])
         mark_seen(ctx.paths, change.venue.key)
     app.call_from_thread(app.notify, text, title="Update", timeout=12)
+
+
+def _tell_watches(app: App[int], fresh: Context) -> None:
+    """Name the watches with new matches over the fresh index (``2 new for …``)."""
+    from index_builder.readinglist.store import ReadingList
+    from index_builder.readinglist.watches import Watches
+    from tui.shared.watching import count_watches, news_line
+
+    if not fresh.paths.reading_list.exists():
+        return
+    try:
+        with ReadingList(fresh.paths.reading_list) as store:
+            watches = Watches(store).all()
+    except Exception:  # the update is done; an unreadable list only hides the watches' news
+        return
+    line = news_line(count_watches(fresh.index(), watches)) if watches else ""
+    if line:
+        app.call_from_thread(app.notify, f"{line} (W lists them)", title="Watches", timeout=15)
 
 
 def show_news(app: App[int], ctx: Context) -> None:

@@ -27,6 +27,8 @@ QUERY_SYNTAX: tuple[tuple[str, str], ...] = (
     ("is:bookmarked", "papers in your reading list"),
     ("is:dismissed", "papers you dismissed from For you (x; u takes one back)"),
     ("is:unjoined", "abstracts of your lists left on their own (J joins them)"),
+    ("is:library", "papers your imported library already holds"),
+    ("is:new", "papers the last update added (watches: W)"),
     ("watermark*", "words that start with watermark"),
     ("*former  *former*", "words that end with former, that hold it"),
     ("robustnes~", "fuzzy: words spelled nearly so"),

@@ -64,11 +64,16 @@ def short_authors(authors: Sequence[str], first: int = 3) -> str:
     return f"{names} +{extra}" if extra > 0 else names
 
 
-def badges(paper: Paper, bookmarked: bool, styles: dict[str, Style]) -> Text:
-    """Badges for oral/spotlight, has-abstract and bookmarked (empty when none apply)."""
+def badges(
+    paper: Paper, bookmarked: bool, styles: dict[str, Style], *, owned: bool = False
+) -> Text:
+    """Badges for bookmarked, in your library, oral/spotlight and has-abstract (empty when
+    none apply)."""
     text = Text()
     if bookmarked:
         text.append("★ ", styles.get("bookmark", ""))
+    if owned:
+        text.append("LIB ", styles.get("library", ""))
     if paper.oral:
         text.append("ORAL ", styles.get("oral", ""))
     elif paper.spotlight:

@@ -10,7 +10,7 @@ worker. Data text is only ever put into ``Text`` objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -78,6 +78,7 @@ class PaperView(VerticalScroll, can_focus=True):
         "paper-view--spotlight",
         "paper-view--abstract",
         "paper-view--bookmark",
+        "paper-view--library",
         "paper-view--label",
         "paper-view--link",
     }
@@ -89,6 +90,7 @@ class PaperView(VerticalScroll, can_focus=True):
     PaperView > .paper-view--spotlight { color: $text-accent; text-style: bold; }
     PaperView > .paper-view--abstract { color: $text-success; }
     PaperView > .paper-view--bookmark { color: $text-warning; }
+    PaperView > .paper-view--library { color: $text-success; }
     PaperView > .paper-view--label { color: $text-primary; text-style: bold; }
     PaperView > .paper-view--link { color: $text-accent; text-style: underline; }
     PaperView #similar-title { margin-top: 1; text-style: bold; color: $text-primary; }
@@ -130,6 +132,8 @@ class PaperView(VerticalScroll, can_focus=True):
         self.bookmarked = False
         self.dismissed = False
         """The paper shown was dismissed from For you (``x``)."""
+        self.owned: Collection[str] = frozenset()
+        """Ids of the papers your library holds (the ``LIB`` badge)."""
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
@@ -172,6 +176,14 @@ class PaperView(VerticalScroll, can_focus=True):
         """Redraw the bookmark badge and the dismissed mark."""
         if self.hit is not None and (bookmarked, dismissed) != (self.bookmarked, self.dismissed):
             self.show(self.hit, bookmarked=bookmarked, dismissed=dismissed)
+
+    def set_owned(self, ids: Collection[str]) -> None:
+        """Which paper ids your library holds; the paper shown is redrawn if it changed."""
+        paper = self.paper
+        was = paper is not None and paper.id in self.owned
+        self.owned = ids
+        if self.hit is not None and paper is not None and (paper.id in ids) != was:
+            self.show(self.hit, bookmarked=self.bookmarked, dismissed=self.dismissed)
 
     def set_similar(self, paper_id: str | None, hits: Sequence[Hit]) -> None:
         """Fill the similar list for ``paper_id`` (ignored if the view moved on)."""
@@ -219,11 +231,9 @@ class PaperView(VerticalScroll, can_focus=True):
         title = title_text(paper, hit.title_spans, match)
         title.stylize("bold")
         parts: list[Text | LinkLine] = [title]
-        line = badges(
-            paper,
-            self.bookmarked,
-            {name: style(name) for name in ("oral", "spotlight", "abstract", "bookmark")},
-        )
+        owned = paper.id in self.owned
+        names = ("oral", "spotlight", "abstract", "bookmark", "library")
+        line = badges(paper, self.bookmarked, {n: style(n) for n in names}, owned=owned)
         label_style = style("label")
 
         def field(label: str, value: str) -> Text:
@@ -236,6 +246,8 @@ class PaperView(VerticalScroll, can_focus=True):
             line.append("   in your reading list", style="italic")
         if self.dismissed:
             line.append("   not interested: hidden from For you (u takes it back)", style="italic")
+        if owned:
+            line.append("   in your library", style="italic")
         parts.append(line)
         for other in paper.possibly_same_as:
             parts.append(

@@ -68,6 +68,7 @@ class ResultList(ScrollView, can_focus=True):
         "result-list--spotlight",
         "result-list--abstract",
         "result-list--bookmark",
+        "result-list--library",
         "result-list--empty",
     }
 
@@ -81,6 +82,7 @@ class ResultList(ScrollView, can_focus=True):
     ResultList > .result-list--spotlight { color: $text-accent; text-style: bold; }
     ResultList > .result-list--abstract { color: $text-success; }
     ResultList > .result-list--bookmark { color: $text-warning; }
+    ResultList > .result-list--library { color: $text-success; }
     ResultList > .result-list--empty { color: $text-muted; text-style: italic; }
     """
 
@@ -149,6 +151,8 @@ class ResultList(ScrollView, can_focus=True):
         self._asked = 0
         self._jump_last = False
         self.bookmarked: Collection[str] = frozenset()
+        self.owned: Collection[str] = frozenset()
+        """Ids of the papers your library holds (the ``LIB`` badge)."""
         self.empty_message = "No papers."
         self.time_zone: str | None = None
         """The zone setting when rows show their session time (sorted by time), else None."""
@@ -236,6 +240,12 @@ class ResultList(ScrollView, can_focus=True):
     def set_bookmarked(self, ids: Collection[str]) -> None:
         """Which paper ids show the bookmark badge."""
         self.bookmarked = ids
+        self._cache.clear()
+        self.refresh()
+
+    def set_owned(self, ids: Collection[str]) -> None:
+        """Which paper ids show the library badge (``LIB``)."""
+        self.owned = ids
         self._cache.clear()
         self.refresh()
 
@@ -341,7 +351,7 @@ class ResultList(ScrollView, can_focus=True):
     def _frame_styles(self) -> dict[str, Style]:
         styles = {"": self.rich_style}
         styles["cursor"] = styles[""] + self.get_component_rich_style("result-list--cursor")
-        for name in ("match", "meta", "oral", "spotlight", "abstract", "bookmark"):
+        for name in ("match", "meta", "oral", "spotlight", "abstract", "bookmark", "library"):
             styles[name] = self.get_component_rich_style(f"result-list--{name}", partial=True)
         return styles
 
@@ -381,7 +391,7 @@ class ResultList(ScrollView, can_focus=True):
                     first.starts_at, first.ends_at, self.time_zone, paper.venue, first.session
                 )
                 text.append(when + " · ", meta + Style(bold=True))
-            text += badges(paper, paper.id in self.bookmarked, styles)
+            text += badges(paper, paper.id in self.bookmarked, styles, owned=paper.id in self.owned)
             text.append(short_authors(paper.authors), meta)
             if paper.topic:
                 text.append(" · " + short_topic(paper.topic), meta)

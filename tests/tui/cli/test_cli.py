@@ -162,16 +162,6 @@ def test_output_never_carries_escape_sequences(
             assert [json.loads(line)["title_derived"] for line in out.splitlines()] == [True]
 
 
-@pytest.fixture
-def own_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A home of the test's own (its reading list, its config) on the session's built cache."""
-    root = tmp_path / "own-home"
-    root.mkdir()
-    (root / "cache").symlink_to(warm_home / "cache", target_is_directory=True)
-    monkeypatch.setenv(HOME_ENV, str(root))
-    return root
-
-
 def test_search_is_bookmarked_uses_the_reading_list(
     own_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

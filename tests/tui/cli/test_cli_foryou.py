@@ -21,16 +21,6 @@ MASSART = ("66407", "62914")
 LEARNING_THEORY = ("65618", "65322")
 
 
-@pytest.fixture
-def own_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A home with its own reading list on the session's built cache (read only)."""
-    root = tmp_path / "own-home"
-    root.mkdir()
-    (root / "cache").symlink_to(warm_home / "cache", target_is_directory=True)
-    monkeypatch.setenv(HOME_ENV, str(root))
-    return root
-
-
 def test_similar_json_is_shaped_like_search(
     own_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -79,7 +69,7 @@ def test_recommend_ranks_by_the_reading_list_and_leaves_out_the_dismissed(
     capsys.readouterr()
     assert run(["recommend", "--json", "--limit", "10"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert list(data) == ["query", "total", "explain", "hits"]
+    assert list(data) == ["query", "total", "explain", "seeds", "hits"]
     assert data["query"] == "for:you"
     assert data["total"] > 6600  # every paper of the catalogue but the 4 bookmarked
     # Real words (never stems) of the papers: "hanneke", "massart", not "massart_"/"nois".
@@ -102,7 +92,7 @@ def test_recommend_ranks_by_the_reading_list_and_leaves_out_the_dismissed(
     assert run(["recommend", "--limit", "3"]) == 0
     out = capsys.readouterr().out
     first = out.splitlines()[0]  # the words the ranking weighs most (it counts the dismissal)
-    assert first.startswith("For you: papers about ") and first.count(", ") >= 4
+    assert first.startswith("For you, by 4 bookmarks: papers about ") and first.count(", ") >= 4
 
 
 def test_dismissed_papers_go_through_the_json_export_and_import(

@@ -18,6 +18,7 @@
 | R       | for_you         | For you: papers ranked by the reading list     |
 | x / u   | dismiss / undo_dismiss | not interested (hidden from For you) / undo |
 | J       | join            | join by hand: pick the paper or the abstract / undo / take apart |
+| W       | watches         | the watches pane: saved queries, what is new (Enter lists it) |
 """
 
 from __future__ import annotations
@@ -114,6 +115,14 @@ MAIN_BINDINGS: list[BindingType] = [
         show=False,
         tooltip="Take back this paper (if dismissed) or the last one hidden from For you",
         id="undo_dismiss",
+    ),
+    Binding(
+        "W",
+        "watches",
+        "Watches",
+        show=False,
+        tooltip="Your saved queries and their new papers since the last update",
+        id="watches",
     ),
     Binding(
         "J",

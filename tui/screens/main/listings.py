@@ -121,6 +121,10 @@ class Listings:
             return
         self._list_and_focus(query)
 
+    def watch_news(self, query: str) -> None:
+        """List a watch's new matches (``(QUERY) is:new``), chosen in the watches pane."""
+        self._list_and_focus(query)
+
     def _list_and_focus(self, query: str) -> None:
         self.show(query)
         self._screen.remove_class("-reading")

@@ -32,6 +32,7 @@ from tui.screens.main.history import FILE_NAME as HISTORY_FILE
 from tui.screens.main.history import SearchHistory
 from tui.screens.main.library import Library
 from tui.screens.main.listings import BOOKMARKED, Listings
+from tui.screens.main.owned import OwnedLibrary
 from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
 from tui.screens.main.searching import FOR_YOU, Searcher, like_query
@@ -44,6 +45,7 @@ from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from index_builder.readinglist.library_match import LibraryMatch
     from index_builder.search.engine import SearchIndex
     from tui.services import PaperSource, Services
 
@@ -66,11 +68,12 @@ class MainScreen(Screen[None]):
             self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
         )
         self.for_you = ForYou(self, services, changed=self.dismissals_changed)
+        self.owned = OwnedLibrary(self, services, changed=self.library_changed)
         self.flow = SearchFlow(
             self,
             marked=self.bookmarked_ids,
             facet_panel=lambda: self.facet_panel,
-            loaded=self._list_loaded,
+            loaded=self.lists_loaded,
             indexed=lambda: self.pane.find_similar(),
             zone=lambda: services.zone_setting,
             dismissed=self.for_you.dismissed,
@@ -84,13 +87,6 @@ class MainScreen(Screen[None]):
             marked=self.bookmarked_ids,
             dismissed=self.for_you.known,
         )
-
-    def _list_loaded(self) -> None:
-        """A catalogue is in use (after the first frame): the bookmarks and the dismissed
-        papers are read, so the view marks them."""
-        self.library.load()
-        self.for_you.dismissed()
-        self.pane.refresh_badge()
 
     def compose(self) -> ComposeResult:
         yield SearchBox(SearchHistory(self.services.paths.data_dir / HISTORY_FILE), id="search")
@@ -278,6 +274,26 @@ class MainScreen(Screen[None]):
         if "bookmarked" in self.box.value.lower() and self.flow.result is not None:
             self.run_search()
 
+    def lists_loaded(self) -> None:
+        """A catalogue is in use (after the first frame): the bookmarks and the dismissed
+        papers are read, so the view marks them; then the library is matched in a worker."""
+        self.library.load()
+        self.for_you.dismissed()
+        self.pane.refresh_badge()
+        if (catalogue := self.catalogue()) is not None:
+            self.owned.load(catalogue)
+
+    def library_changed(self, match: LibraryMatch | None) -> None:
+        """Badge the library's papers; For you and ``is:library`` shown are answered again."""
+        if self.searcher is not None:
+            self.searcher.set_library(match)
+        ids = match.paper_ids if match is not None else frozenset()
+        self.results.set_owned(ids)
+        self.view.set_owned(ids)
+        query = self.box.value.strip().lower()
+        if (query == FOR_YOU or "library" in query) and self.flow.result is not None:
+            self.run_search()
+
     def dismissals_changed(self) -> None:
         """The view's mark redrawn; For you ranked again, is:dismissed listed again."""
         self.pane.refresh_badge()
@@ -363,6 +379,27 @@ class MainScreen(Screen[None]):
     def action_for_you(self) -> None:
         """List the papers For you ranks by the reading list (Backspace goes back)."""
         self.listings.for_you()
+
+    def action_watches(self) -> None:
+        """Open the watches pane; Enter there lists the chosen watch's new papers."""
+        from index_builder.readinglist.watches import Watches
+        from tui.screens.watches import WatchesScreen
+
+        searcher, store = self.searcher, self.services.reading_list()
+        if searcher is None or searcher.index is None:
+            self.notify("The watches need the search index, which is still being built.")
+            return
+        try:
+            watches = Watches(store).all() if store is not None else []
+        except Exception as exc:  # a locked or damaged list must not close the app
+            self.notify(f"Watches: {exc}", severity="error")
+            return
+
+        def chosen(query: str | None) -> None:
+            if query:
+                self.listings.watch_news(query)
+
+        self.app.push_screen(WatchesScreen(watches, searcher.index), chosen)
 
     def action_not_interested(self) -> None:
         """Not interested in the current paper: For you hides it (u takes it back)."""

@@ -19,6 +19,7 @@ from index_builder.model import Hit, Paper, SearchResult, SortKey, Span
 from index_builder.search.facets import sort_key
 
 if TYPE_CHECKING:
+    from index_builder.readinglist.library_match import LibraryMatch
     from index_builder.search.engine import SearchIndex
     from tui.services import PaperSource
 
@@ -44,6 +45,8 @@ class Searcher:
         self._lock = threading.Lock()
         self._all: dict[str, tuple[Hit, ...]] = {}
         self._haystacks: list[str] | None = None
+        self.library: LibraryMatch | None = None
+        """The user's library matched to the catalogue (For you ranks by it; ``is:library``)."""
 
     @property
     def ready(self) -> bool:
@@ -53,6 +56,13 @@ class Searcher:
     def attach(self, index: SearchIndex) -> None:
         """Use ``index`` from now on (it has been opened or built)."""
         self.index = index
+        self.set_library(self.library)
+
+    def set_library(self, library: LibraryMatch | None) -> None:
+        """Rank For you by ``library`` too, and answer ``is:library`` with its papers."""
+        self.library = library
+        if self.index is not None:
+            self.index.library_ids = library.paper_ids if library is not None else frozenset()
 
     def run(
         self,
@@ -120,20 +130,31 @@ class Searcher:
     ) -> SearchResult:
         """The papers For you recommends, with the line that explains them (or what it needs)."""
         from index_builder.search.vector_queries import MIN_BOOKMARKS  # not before the frame
+        from tui.shared.seeds import as_paper, seeds_line
 
         if self.index is None:
             note = "For you needs the search index, which is still being built."
             return SearchResult(query, 0, (), note=note)
-        found = self.index.recommend(bookmarked, dismissed, limit=FOR_YOU_LIMIT)
+        library = self.library
+        found = self.index.recommend(
+            bookmarked,
+            dismissed,
+            limit=FOR_YOU_LIMIT,
+            library=library.paper_ids if library is not None else (),
+            library_papers=[as_paper(e) for e in library.outside] if library is not None else (),
+        )
         if found.needed:
             have = MIN_BOOKMARKS - found.needed
             note = (
-                f"For you ranks papers by your bookmarks: it needs {MIN_BOOKMARKS}, you have "
-                f"{have}. Bookmark {found.needed} more with b."
+                f"For you ranks papers by your bookmarks and your library: it needs "
+                f"{MIN_BOOKMARKS}, you have {have}. Bookmark {found.needed} more with b, or "
+                "import your library (paperscope library import FILE)."
             )
             return SearchResult(query, 0, (), note=note)
-        words = ", ".join(found.explain) or "your bookmarks"
-        note = f"For you, by your bookmarks: {words}"
+        words = ", ".join(found.explain) or "your papers"
+        owned = len(library.paper_ids) + len(library.outside) if library is not None else 0
+        marks = {p.id for p in map(self.catalogue.get, bookmarked) if p is not None}
+        note = f"For you, {seeds_line(owned, len(marks))}: {words}"
         # Whole, like like: (the list asks for no further page of it).
         hits = found.hits
         return SearchResult(query, len(hits), hits, None, found.elapsed_ms, note=note)
