@@ -90,3 +90,19 @@ def venue_of_id(paper_id: str) -> str:
 def venue_named(name: str) -> Venue | None:
     """The venue a paper's ``venue`` field names (``ICML 2026``), or ``None`` when unknown."""
     return _BY_NAME.get(" ".join(name.split()).casefold())
+
+
+_PLACES = {
+    "icml2026": "Seoul, South Korea",
+    "icml2025": "Vancouver, Canada",
+    "neurips2025": "San Diego, USA",
+    "iclr2026": "Rio de Janeiro, Brazil",
+    "iclr2025": "Singapore",
+    "cvpr2026": "Denver, USA",
+}
+"""Where each known venue takes place (a citation's ``event-place``, RIS ``CY``)."""
+
+
+def venue_place(known: Venue) -> str:
+    """The city and country of ``known`` as citations name it; ``""`` when not recorded."""
+    return _PLACES.get(known.key, "")

@@ -29,7 +29,7 @@ ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 COLUMNS = (
     "paper_id, aliases, added_at, updated_at, status, note, title, authors, "
-    "url, openreview_url, session, starts_at, ends_at, title_derived"
+    "url, openreview_url, session, starts_at, ends_at, title_derived, tags"
 )
 
 
@@ -270,6 +270,7 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         start,
         end,
         derived,
+        tags,
     ) = row
     copy = Paper(
         id=pid,
@@ -283,7 +284,14 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         ends_at=end,
         title_derived=bool(derived),
     )
-    return Bookmark(copy, check_status(status), note, added_at=added, updated_at=updated)
+    return Bookmark(
+        copy,
+        check_status(status),
+        note,
+        added_at=added,
+        updated_at=updated,
+        tags=tuple(json.loads(tags or "[]")),
+    )
 
 
 _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
@@ -302,7 +310,7 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark, *, rowid: int | None = 
     ):
         rowid = None
     conn.execute(
-        f"INSERT INTO bookmarks (rowid, {COLUMNS}) VALUES ({', '.join('?' * 15)}) "
+        f"INSERT INTO bookmarks (rowid, {COLUMNS}) VALUES ({', '.join('?' * 16)}) "
         f"ON CONFLICT (paper_id) DO UPDATE SET {_UPSERT}",
         (
             rowid,
@@ -320,6 +328,7 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark, *, rowid: int | None = 
             copy.starts_at,
             copy.ends_at,
             int(copy.title_derived),
+            json.dumps(list(bm.tags), ensure_ascii=False),
         ),
     )
     conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (copy.id,))

@@ -5,6 +5,8 @@ runs them in order inside one transaction, then sets ``PRAGMA user_version`` and
 application id that marks the file as PaperScope's. Version 0 is a new file, or the
 early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept. Version
 2 adds ``dismissed``: the papers a user said "not interested" to (For you leaves them out).
+Version 3 adds the bookmarks' ``tags`` (a JSON array of strings, ``[]`` for every
+existing bookmark).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from index_builder.readinglist.identify import APPLICATION_ID
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def migrate(conn: sqlite3.Connection) -> None:
@@ -82,5 +84,10 @@ def _to_v2(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2}
+def _to_v3(conn: sqlite3.Connection) -> None:
+    """Add the ``tags`` column to ``bookmarks``: every bookmark starts with none."""
+    conn.execute("ALTER TABLE bookmarks ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2, 3: _to_v3}
 """``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

@@ -26,6 +26,7 @@ from index_builder.readinglist.bookmark import (
     merge_notes,
     merge_twins,
     now_iso,
+    tag_set,
 )
 from index_builder.readinglist.database import (
     ALL_IDS,
@@ -234,6 +235,30 @@ class ReadingList:
 
         return self._update(id_or_alias, change)
 
+    def tag(self, id_or_alias: str, tags: Iterable[str]) -> Bookmark:
+        """Add ``tags`` to a bookmark (those it has stay); ``KeyError`` if not bookmarked,
+        ``ValueError`` for a bad tag. The stored tags are read inside the write, so two
+        processes tagging at once both keep their tags."""
+        wanted = tag_set(tags)
+        return self._update(id_or_alias, lambda b: replace(b, tags=tag_set((*b.tags, *wanted))))
+
+    def untag(self, id_or_alias: str, tags: Iterable[str]) -> Bookmark:
+        """Remove ``tags`` (compared case-insensitively) from a bookmark; ``KeyError`` if
+        not bookmarked."""
+        gone = {" ".join(t.split()).casefold() for t in tags}
+        return self._update(
+            id_or_alias,
+            lambda b: replace(b, tags=tuple(t for t in b.tags if t.casefold() not in gone)),
+        )
+
+    def tags_in_use(self) -> dict[str, int]:
+        """Every tag on the list and how many bookmarks carry it, most used first."""
+        rows = self._read(
+            "SELECT value, count(*) FROM bookmarks, json_each(bookmarks.tags) "
+            "GROUP BY value ORDER BY count(*) DESC, value COLLATE NOCASE"
+        )
+        return {str(tag): int(n) for tag, n in rows}
+
     def version(self) -> int:
         """A number that changes whenever another connection commits a change to the file."""
         return int(self._read("PRAGMA data_version")[0][0])
@@ -253,16 +278,24 @@ class ReadingList:
                     changed += conn.total_changes != before
         return changed
 
-    def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
-        """Every bookmark (only those with ``status`` if given), in the ``sort`` order."""
+    def all(
+        self, status: str | None = None, sort: str = "added", tag: str | None = None
+    ) -> list[Bookmark]:
+        """Every bookmark (only those with ``status`` and ``tag``, compared
+        case-insensitively, if given), in the ``sort`` order."""
         if sort not in SORT_SQL:
             raise ValueError(f"unknown sort {sort!r}: use one of {', '.join(SORT_ORDERS)}")
-        where, params = "", []
+        conditions, params = [], []
         if status is not None:
-            where, params = "WHERE status = ?", [check_status(status)]
+            conditions.append("status = ?")
+            params.append(check_status(status))
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {SORT_SQL[sort]}"
-        rows = self._read(sql, params)
-        return [row_to_bookmark(r) for r in rows]
+        found = [row_to_bookmark(r) for r in self._read(sql, params)]
+        if tag is None:
+            return found
+        wanted = " ".join(tag.split()).casefold()
+        return [b for b in found if any(t.casefold() == wanted for t in b.tags)]
 
     def __len__(self) -> int:
         return int(self._read("SELECT count(*) FROM bookmarks")[0][0])

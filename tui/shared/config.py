@@ -6,6 +6,7 @@ The file lives at ``Paths.config_file``::
     theme = "textual-dark"
     citation_style = "bibtex"
     timezone = "venue"       # or "local", or an IANA name such as "Europe/Berlin"
+    zotero_url = "http://127.0.0.1:23119"   # Zotero desktop's connector (zotero send)
 
     [keymap]
     quit = "ctrl+q"          # binding id = "key" or "key1,key2"
@@ -24,7 +25,9 @@ from pathlib import Path
 
 from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 
-CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
+CITATION_STYLES = ("bibtex", "apa", "markdown", "plain", "ris", "csljson")
+ZOTERO_URL = "http://127.0.0.1:23119"
+"""Zotero desktop's local connector, where it listens unless told otherwise."""
 
 
 class ConfigNotSaved(OSError):
@@ -45,6 +48,8 @@ class Config:
     """Readable messages about parts of the file that were ignored."""
     timezone_problem: str = ""
     """The message about a refused ``timezone`` (also in ``problems``), for the CLI."""
+    zotero_url: str = ZOTERO_URL
+    """Where Zotero desktop's connector listens (``paperscope zotero send``)."""
 
 
 def load_config(path: Path | None) -> Config:
@@ -79,6 +84,11 @@ def load_config(path: Path | None) -> Config:
         else:
             config.timezone_problem = f"config: {problem}"
             config.problems.append(config.timezone_problem)
+    zotero = data.get("zotero_url")
+    if isinstance(zotero, str) and zotero.startswith(("http://", "https://")):
+        config.zotero_url = zotero.rstrip("/")
+    elif zotero is not None:
+        config.problems.append("config: zotero_url must be an http:// URL")
     keymap = data.get("keymap", {})
     if isinstance(keymap, dict):
         for binding_id, keys in keymap.items():

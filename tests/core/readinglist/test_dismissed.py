@@ -18,6 +18,7 @@ def version_1_list(path: Path) -> None:
         store.add(Paper("p1", "A paper"))
     conn = sqlite3.connect(path)
     conn.execute("DROP TABLE dismissed")
+    conn.execute("ALTER TABLE bookmarks DROP COLUMN tags")  # version 3's
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -31,7 +32,7 @@ def test_a_version_1_list_gets_the_table_and_keeps_its_bookmarks(tmp_path: Path)
         assert Dismissals(store).add("p9")
         assert Dismissals(store).ids() == {"p9"}
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     conn.close()
 
 

@@ -211,7 +211,7 @@ def test_migrates_a_legacy_v0_file(rl_path: Path) -> None:
         )
         rl.set_status("p1", "read")
     con = sqlite3.connect(rl_path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     con.close()
 
 
