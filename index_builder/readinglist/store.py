@@ -252,12 +252,19 @@ class ReadingList:
         )
 
     def tags_in_use(self) -> dict[str, int]:
-        """Every tag on the list and how many bookmarks carry it, most used first."""
+        """Every tag on the list and how many bookmarks carry it (spellings that differ
+        only in case count as one, named as first met), most used first."""
         rows = self._read(
-            "SELECT value, count(*) FROM bookmarks, json_each(bookmarks.tags) "
-            "GROUP BY value ORDER BY count(*) DESC, value COLLATE NOCASE"
+            "SELECT value FROM bookmarks, json_each(bookmarks.tags) ORDER BY bookmarks.rowid"
         )
-        return {str(tag): int(n) for tag, n in rows}
+        counts: dict[str, int] = {}
+        names: dict[str, str] = {}
+        for (tag,) in rows:
+            folded = str(tag).casefold()
+            names.setdefault(folded, str(tag))
+            counts[folded] = counts.get(folded, 0) + 1
+        order = sorted(counts, key=lambda t: (-counts[t], t))
+        return {names[t]: counts[t] for t in order}
 
     def version(self) -> int:
         """A number that changes whenever another connection commits a change to the file."""

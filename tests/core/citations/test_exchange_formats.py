@@ -168,3 +168,24 @@ def test_every_bundled_paper_passes_the_readers(bundled_catalogue: Any, fmt: str
         items = check_csl(papers, text, render)
         assert len({i["id"] for i in items}) == len(papers)
         assert len(render) > 1000
+
+
+def test_a_reading_list_of_50_with_notes_and_tags(bundled_catalogue: Any, tmp_path: Path) -> None:
+    from index_builder.readinglist.exports import export
+    from index_builder.readinglist.store import ReadingList
+
+    papers = [p for p in bundled_catalogue.papers if hard_names(p)][:50]
+    with ReadingList(tmp_path / "list.sqlite3") as store:
+        for n, paper in enumerate(papers):
+            store.add(paper)
+            store.set_note(paper.id, f"note {n}: read § 3 & 50%\nsecond line [b]x[/b]")
+            store.tag(paper.id, ["zotero", f"group {n % 3}"])
+        marks = store.all(sort="title")
+    shown = [bundled_catalogue.get(b.paper_id) for b in marks]
+    kwargs = {"lookup": bundled_catalogue.get, "all_papers": bundled_catalogue.papers}
+    items = check_csl(shown, export(marks, "csljson", **kwargs))
+    entries = check_ris(shown, export(marks, "ris", **kwargs))
+    for bm, item, entry in zip(marks, items, entries, strict=True):
+        assert item["note"] == bm.note and item["keyword"] == ", ".join(bm.tags)
+        assert entry["notes"] == [bm.note.replace("\n", " / ")]
+        assert entry["keywords"] == list(bm.tags)
