@@ -69,7 +69,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     add_source_options(parser)
     if not commands:
         return parser
-    from tui.cli import agenda, cite, foryou, joins, reading_list, records, update
+    from tui.cli import agenda, cite, foryou, joins, reading_list, records, update, zotero
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     records.register(sub)
@@ -79,6 +79,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     agenda.register(sub)
     foryou.register(sub)
     joins.register(sub)
+    zotero.register(sub)
     return parser
 
 
