@@ -1,6 +1,7 @@
 """``paperscope agenda``: the bookmarked papers by conference day and session, and what's on.
 
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--json] [--timezone ZONE]
+paperscope agenda --format html [-o FILE]     (a printable page of your days)
 
 Days and hours are in the chosen zone (``--timezone``, else the config's ``timezone``,
 else the venue's). After the days comes the moment (now, or ``--day`` at ``--at``): the
@@ -11,7 +12,9 @@ alone lists that day and takes its start as the moment.
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from index_builder.readinglist.agenda import (
@@ -36,6 +39,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--day", metavar="YYYY-MM-DD", help="list this day (in the chosen zone)")
     p.add_argument("--at", metavar="HH:MM", help="what's on at this hour (default: now)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--format", choices=("text", "json", "html"), default="text",
+        help="html: one self-contained page to print (default: text)",
+    )  # fmt: skip
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write FILE atomically")
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -63,10 +71,36 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.day:
         days = [(d, g) for d, g in days if d == moment.date()]
     now = whats_on(groups, moment)
-    if args.json:
+    if args.format == "html":
+        return write_html(args, days, agenda_zone(groups, setting), moment)
+    if args.json or args.format == "json":
         print(dumps(agenda_json(setting, days, now), indent=2))
         return 0
     print_agenda(days, now, empty=not groups)
+    return 0
+
+
+def write_html(
+    args: argparse.Namespace, days: list[tuple[Any, list[SessionGroup]]], zone: Any, now: datetime
+) -> int:
+    """The printable programme, to ``-o FILE`` (atomically) or to stdout."""
+    from index_builder.atomic import write_atomic
+    from index_builder.readinglist.programme import programme_html
+    from index_builder.times import zone_label
+
+    name = str(getattr(zone, "key", "") or zone)
+    label = zone_label(now)
+    text = programme_html(days, zone_name=f"{name} ({label})" if label != name else name,
+                          made_at=now)  # fmt: skip
+    if args.output is None or str(args.output) == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(args.output, text)
+    except OSError as exc:
+        error(f"cannot write {args.output}: {exc.strerror or exc}")
+        return 1
+    echo(f"wrote the programme to {args.output}", stream=sys.stderr)
     return 0
 
 
