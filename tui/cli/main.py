@@ -49,6 +49,7 @@ COMMANDS = frozenset(
         "similar",
         "recommend",
         "join",
+        "zotero",
     }
 )
 
