@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from index_builder.model import Paper
+from index_builder.model import Marked, Paper
 from index_builder.readinglist.bookmark import (
     STATUSES,
     Bookmark,
@@ -47,6 +47,9 @@ from index_builder.readinglist.database import (
 )
 from index_builder.readinglist.migrations import MIGRATIONS, SCHEMA_VERSION
 
+TAGGED = "SELECT paper_id, aliases, tags FROM bookmarks WHERE tags != '[]'"
+"""The bookmarks with tags: id, aliases (JSON) and tags (JSON)."""
+
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
@@ -76,7 +79,7 @@ class ReadingList:
         self.timeout = timeout
         """How long a write waits for another process's lock, in seconds."""
         self._lock = threading.RLock()
-        self._ids: frozenset[str] | None = None
+        self._ids: Marked | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
         self._conn, self.read_only = open_database(self.path, timeout)
         """``read_only``: None, or why the list can only be read (writes raise ``readonly``)."""
@@ -144,8 +147,9 @@ class ReadingList:
         """True when ``id_or_alias`` is on the list (as an id or an alias)."""
         return id_or_alias in self.ids()
 
-    def ids(self) -> frozenset[str]:
-        """Every id and alias on the list; cached until any connection commits a change."""
+    def ids(self) -> Marked:
+        """Every id and alias on the list, with each tag's (:class:`~index_builder.model.
+        Marked`, for ``tag:NAME``); cached until any connection commits a change."""
         with self._lock:
             try:
                 data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
@@ -154,7 +158,15 @@ class ReadingList:
             version = (data_version, self._conn.total_changes)
             if self._ids is None or version != self._ids_version:
                 rows = self._read(ALL_IDS)
-                self._ids, self._ids_version = frozenset(r[0] for r in rows), version
+                tags: dict[str, set[str]] = {}
+                for pid, aliases, tagged in self._read(TAGGED):
+                    for tag in json.loads(tagged or "[]"):
+                        tags.setdefault(str(tag).casefold(), set()).update(
+                            (pid, *json.loads(aliases or "[]"))
+                        )
+                frozen = {tag: frozenset(ids) for tag, ids in tags.items()}
+                self._ids = Marked(frozenset(r[0] for r in rows), frozen)
+                self._ids_version = version
             return self._ids
 
     def paper_ids(self) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import replace
 from functools import partial
 
-from index_builder.model import Hit, SearchResult, SortKey
+from index_builder.model import Hit, Marked, SearchResult, SortKey
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.request import SearchRequest
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
@@ -91,11 +91,21 @@ class SearchIndex(VectorQueries):
         with self._lock:
             return self._run(request, request.node)
 
+    def _current(self, marked: Collection[str]) -> Marked:
+        """The reading list's ids, and each tag's, as the current papers' ids (bookmarks
+        may hold an earlier id of a paper, an alias)."""
+
+        def now(ids: Collection[str]) -> frozenset[str]:
+            return frozenset(self.papers[self._by_id[i]].id for i in ids if i in self._by_id)
+
+        tags: dict[str, frozenset[str]] = getattr(marked, "tags", {})
+        return Marked(now(marked), {tag: now(ids) for tag, ids in tags.items()})
+
     def _run(self, request: SearchRequest, node: Node) -> SearchResult:
         searcher = self._current_searcher()
         # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
         bookmarked = request.bookmarked
-        marked = {self.papers[self._by_id[b]].id for b in bookmarked if b in self._by_id}
+        marked = self._current(bookmarked)
         # is:new: the papers the last ``paperscope update`` added (set by the owner).
         new = {self.papers[self._by_id[i]].id for i in self.new_ids if i in self._by_id}
         builder = QueryBuilder(searcher.reader(), self._vocab, marked, new)

@@ -41,6 +41,7 @@ FIELDS = {
     "day": "day",
     "venue": "venue",
     "track": "track",
+    "tag": "tag",
 }
 """Field names a user may type (lower case) and the field each one means."""
 

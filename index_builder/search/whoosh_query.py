@@ -14,6 +14,7 @@ from whoosh import query as Q
 from whoosh.query.compound import PreloadedOr
 from whoosh.support.levenshtein import distance
 
+from index_builder.model import tagged_ids
 from index_builder.search.documents import normalize_day
 from index_builder.search.facets import venue_term
 from index_builder.search.highlight import MatchTerms
@@ -38,7 +39,7 @@ STEMMED = frozenset({"title", "abstract", "text"})
 HIGHLIGHTED = frozenset({"title", "abstract", "text"})
 PHRASE_FIELDS = ("title", "author", "abstract", "topic", "institution")
 """The combined field has no positions (cheaper to build): phrases search each field."""
-FLAG_FIELDS = frozenset({"is", "has", "day"})
+FLAG_FIELDS = frozenset({"is", "has", "day", "tag"})
 EXACT_FIELDS = frozenset({"area", "session", "venue", "track"})
 NO_SPELLING = FLAG_FIELDS | EXACT_FIELDS
 LEXICONS = ("author", "institution", "topic")
@@ -140,6 +141,9 @@ class QueryBuilder:
         field = node.field
         if field in FLAG_FIELDS:
             value = normalize_day(node.text) if field == "day" else node.text.lower()
+            if field == "tag":  # the reading list's tags (model.Marked), not in the index
+                tagged = sorted(tagged_ids(self.bookmarked, node.text))
+                return Q.Or([Q.Term("id", i) for i in tagged]) if tagged else Q.NullQuery
             if field == "is" and value in ("bookmarked", "new"):
                 ids = sorted(self.bookmarked if value == "bookmarked" else self.new)
                 return Q.Or([Q.Term("id", i) for i in ids]) if ids else Q.NullQuery

@@ -88,7 +88,8 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
     report_problems(ctx)
     ensure_index(ctx)
     query = " ".join(args.query)
-    marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
+    lowered = query.lower()
+    marked = bookmarked_ids(ctx) if "is:" in lowered or "tag:" in lowered else frozenset()
     result = ctx.index().search(query, limit=args.limit, sort=args.sort, bookmarked=marked)
     if args.json:
         print(dumps(search_json(result)))
