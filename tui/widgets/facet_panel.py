@@ -22,6 +22,7 @@ TITLES = {
     "session": "Session",
     "venue": "Venue",
     "track": "Track",
+    "tag": "Your tags",
 }
 """Headings for the facet names the core uses; others are shown as they come."""
 

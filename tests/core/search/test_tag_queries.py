@@ -40,3 +40,16 @@ def test_tag_queries_find_the_tagged_papers(bundled_index: Any) -> None:
     assert ids("tag:zotero", frozenset({first})) == set()  # a plain set has no tags
     word = papers[0].title.split()[0]
     assert first in ids(f"tag:zotero {word}") <= {first, second}
+
+
+def test_the_tag_facet_counts_the_matches(bundled_index: Any) -> None:
+    papers = bundled_index.papers
+    tags = {"zotero": frozenset({papers[0].id, papers[1].id}), "unused": frozenset({"x"})}
+    marked = Marked(frozenset({papers[0].id, papers[1].id}), tags)
+    result = bundled_index.search("tag:zotero", bookmarked=marked, facets=True)
+    assert [(f.value, f.count, f.query) for f in result.facets["tag"]] == [
+        ("zotero", 2, 'tag:"zotero"')
+    ]
+    everything = bundled_index.search("", bookmarked=marked, facets=True)
+    assert [f.value for f in everything.facets["tag"]] == ["zotero"]
+    assert "tag" not in bundled_index.search("", facets=True).facets
