@@ -227,3 +227,26 @@ class SourceProblem:
     path: str
     message: str
     fatal: bool = True
+
+
+class Marked(frozenset[str]):
+    """The ids (and aliases) on the reading list, as a set, with the ids under each tag.
+
+    A plain ``frozenset`` everywhere ``is:bookmarked`` needs one; ``tags`` maps each tag,
+    folded to lower case, to the ids of its bookmarks, for ``tag:NAME`` in a query.
+    """
+
+    tags: dict[str, frozenset[str]]
+
+    def __new__(
+        cls, ids: frozenset[str] = frozenset(), tags: dict[str, frozenset[str]] | None = None
+    ) -> Marked:
+        made = super().__new__(cls, ids)
+        made.tags = dict(tags or {})
+        return made
+
+
+def tagged_ids(marked: object, tag: str) -> frozenset[str]:
+    """The ids under ``tag`` (compared case-insensitively) in ``marked``; none for a plain set."""
+    tags: dict[str, frozenset[str]] = getattr(marked, "tags", {})
+    return tags.get(" ".join(tag.split()).casefold(), frozenset())

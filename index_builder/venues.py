@@ -209,3 +209,25 @@ def site_name(venue_name: str, session: str) -> str:
     found = venue_named(venue_name) if venue_name else None
     site = found.site_of(session) if found is not None and session else None
     return site.name if site is not None else ""
+
+
+_PLACES = {
+    "icml2026": "Seoul, South Korea",
+    "icml2025": "Vancouver, Canada",
+    "neurips2025": "San Diego, USA",
+    "iclr2026": "Rio de Janeiro, Brazil",
+    "iclr2025": "Singapore",
+    "cvpr2026": "Denver, USA",
+    "neurips2026": "Sydney, Australia",
+    "eccv2026": "Malmö, Sweden",
+    "colm2026": "San Francisco, USA",
+    "aistats2026": "Tangier, Morocco",
+    "mlsys2026": "Bellevue, USA",
+}
+"""Where each known venue takes place (a citation's ``event-place``, RIS ``CY``)."""
+
+
+def venue_place(known: Venue) -> str:
+    """The city and country of ``known`` as citations name it; else its first site's city
+    (a venue declared in the config); ``""`` when neither is known."""
+    return _PLACES.get(known.key) or (known.sites[0].name if known.sites else "")

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from index_builder.readinglist.store import ReadingList
     from tui.shared.config import Config
 
-STYLE_NAMES = {"bibtex": "BibTeX", "apa": "APA", "markdown": "Markdown", "plain": "plain text"}
+STYLE_NAMES = {
+    "bibtex": "BibTeX", "apa": "APA", "markdown": "Markdown", "plain": "plain text",
+    "ris": "RIS", "csljson": "CSL-JSON",
+}  # fmt: skip
 """How a citation style is named in the toasts."""
 
 
@@ -152,7 +155,7 @@ class Services:
 
     def copy_citation(self, paper: Paper, style: str, catalogue: PaperSource | None) -> None:
         """Copy ``paper``'s citation in ``style``; the user is told how it went."""
-        from index_builder.citations.styles import cite
+        from index_builder.citations.documents import cite
 
         def copy(key: str | None) -> None:
             text = cite(paper, style, key=key)

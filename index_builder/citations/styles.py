@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from index_builder.citations.bibtex_escape import balanced, escape, latex_title, protect_text
 from index_builder.citations.keys import (
@@ -129,8 +129,9 @@ def _bibtex_name(person: PersonName) -> str:
     return f"{family}, {given}"
 
 
-def bibtex(paper: Paper, key: str | None = None) -> str:
-    """A BibTeX ``@inproceedings`` entry (see the module docstring)."""
+def bibtex(paper: Paper, key: str | None = None, tags: Sequence[str] = ()) -> str:
+    """A BibTeX ``@inproceedings`` entry (see the module docstring); ``tags`` (the reading
+    list's) go into ``keywords``, comma-separated as Zotero and JabRef read them."""
     notes = []
     if paper.title_derived:
         title = protect_text(display_title(paper))
@@ -156,6 +157,8 @@ def bibtex(paper: Paper, key: str | None = None) -> str:
         fields.append(("url", url))
     if notes:
         fields.append(("note", escape(". ".join(notes))))
+    if words := [word for word in (_clean(t) for t in tags) if word]:
+        fields.append(("keywords", escape(", ".join(words))))
     fields = [(name, value if balanced(value) else escape(value)) for name, value in fields]
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     kind = "inproceedings" if booktitle else "misc"
@@ -238,6 +241,7 @@ _FORMATTERS: dict[str, Callable[[Paper], str]] = {"apa": apa, "markdown": markdo
 
 def cite(paper: Paper, style: str, key: str | None = None) -> str:
     """The citation of ``paper`` in ``style`` (one of :data:`STYLES`); ``key`` is for BibTeX.
+    (:func:`index_builder.citations.documents.cite` takes RIS and CSL-JSON too.)
 
     Raises ``ValueError`` for an unknown style.
     """
@@ -249,3 +253,9 @@ def cite(paper: Paper, style: str, key: str | None = None) -> str:
         raise ValueError(
             f"unknown citation style {style!r}; use one of {', '.join(STYLES)}"
         ) from None
+
+
+def clean_line(text: str) -> str:
+    """``text`` as one line of plain text: escape sequences, control and bidi characters
+    dropped, whitespace collapsed (what every citation style puts in a field)."""
+    return _clean(text)

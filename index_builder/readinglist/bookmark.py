@@ -8,7 +8,7 @@ shown, exported and cited after the paper leaves the data.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -94,6 +94,8 @@ class Bookmark:
     note: str = ""
     added_at: str = ""
     updated_at: str = ""
+    tags: tuple[str, ...] = ()
+    """The user's tags (:func:`normal_tag`), sorted case-insensitively, none twice."""
     place: int | None = field(default=None, compare=False)
     """Where a removed bookmark stood (its row), set by ``ReadingList.remove`` so that an
     undo puts it back in its place: bookmarks added in the same millisecond are ordered by
@@ -126,7 +128,7 @@ class Bookmark:
         values["aliases"] = tuple(dict.fromkeys(a for a in aliases if a and a != paper.id))
         values["title_derived"] = (paper if paper.title else old).title_derived
         copy = replace(old, **values)
-        return Bookmark(copy, self.status, self.note, self.added_at, self.updated_at)
+        return Bookmark(copy, self.status, self.note, self.added_at, self.updated_at, self.tags)
 
     def to_paper(self) -> Paper:
         """A minimal :class:`Paper` from the stored copy (for a paper that left the data)."""
@@ -144,6 +146,7 @@ class Bookmark:
             "note": self.note,
             "added_at": self.added_at,
             "updated_at": self.updated_at,
+            "tags": list(self.tags),
             **kept,
         }
 
@@ -178,7 +181,30 @@ class Bookmark:
             note=note,
             added_at=added_at,
             updated_at=updated_at,
+            tags=tag_set(_strings(data.get("tags"), "tags")),
         )
+
+
+def normal_tag(text: str) -> str:
+    """A tag as stored: whitespace collapsed; ``ValueError`` for an empty one or a comma
+    (CSL-JSON joins the tags with commas, so one would split on the way out)."""
+    tag = " ".join(str(text).split())
+    if not tag:
+        raise ValueError("a tag cannot be empty")
+    if "," in tag:
+        raise ValueError(f"a tag cannot hold a comma: {tag!r}")
+    _encodable(tag, "tag")
+    return tag
+
+
+def tag_set(tags: Iterable[str]) -> tuple[str, ...]:
+    """The tags, normalised, each once (the first spelling of a case-insensitive match
+    kept), sorted case-insensitively."""
+    kept: dict[str, str] = {}
+    for tag in tags:
+        tag = normal_tag(tag)
+        kept.setdefault(tag.casefold(), tag)
+    return tuple(sorted(kept.values(), key=lambda t: (t.casefold(), t)))
 
 
 def _text(value: object, key: str) -> str:
@@ -243,6 +269,7 @@ def merge_bookmarks(mine: Bookmark, theirs: Bookmark) -> Bookmark:
         copy=copy,
         status=theirs.status if newer else mine.status,
         note=merge_notes(mine.note, theirs.note),
+        tags=tag_set((*mine.tags, *theirs.tags)),
         added_at=added,
         updated_at=max(mine.updated_at, theirs.updated_at, key=parse_iso),
     )

@@ -30,7 +30,7 @@ ErrorKind = Literal["corrupt", "locked", "write", "readonly", "full", "newer", "
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 COLUMNS = (
     "paper_id, aliases, added_at, updated_at, status, note, title, authors, "
-    "url, openreview_url, session, starts_at, ends_at, title_derived"
+    "url, openreview_url, session, starts_at, ends_at, title_derived, tags"
 )
 
 
@@ -271,6 +271,7 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         start,
         end,
         derived,
+        tags,
     ) = row
     # Made terminal-safe as they leave the file: a list written by an older version (or
     # by hand) may hold a title or note with escape sequences; ids stay as keys.
@@ -286,7 +287,14 @@ def row_to_bookmark(row: tuple[str, ...] | sqlite3.Row) -> Bookmark:
         ends_at=safe(end),
         title_derived=bool(derived),
     )
-    return Bookmark(copy, check_status(status), safe(note), added_at=added, updated_at=updated)
+    return Bookmark(
+        copy,
+        check_status(status),
+        safe(note),
+        added_at=added,
+        updated_at=updated,
+        tags=tuple(safe(t) for t in json.loads(tags or "[]")),
+    )
 
 
 _UPSERT = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
@@ -305,7 +313,7 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark, *, rowid: int | None = 
     ):
         rowid = None
     conn.execute(
-        f"INSERT INTO bookmarks (rowid, {COLUMNS}) VALUES ({', '.join('?' * 15)}) "
+        f"INSERT INTO bookmarks (rowid, {COLUMNS}) VALUES ({', '.join('?' * 16)}) "
         f"ON CONFLICT (paper_id) DO UPDATE SET {_UPSERT}",
         (
             rowid,
@@ -323,6 +331,7 @@ def put_bookmark(conn: sqlite3.Connection, bm: Bookmark, *, rowid: int | None = 
             copy.starts_at,
             copy.ends_at,
             int(copy.title_derived),
+            json.dumps(list(bm.tags), ensure_ascii=False),
         ),
     )
     conn.execute("DELETE FROM bookmark_aliases WHERE paper_id = ?", (copy.id,))

@@ -1,4 +1,6 @@
-"""Reading-list exports (BibTeX, Markdown, CSV, JSON, iCalendar) and the JSON import.
+"""Reading-list exports (BibTeX, Markdown, CSV, JSON, iCalendar, RIS, CSL-JSON) and the
+JSON import. Every format carries the tags (BibTeX ``keywords``, RIS ``KW``, CSL-JSON
+``keyword``, a CSV and JSON column, a Markdown line); RIS and CSL-JSON the note too.
 
 Every export takes the bookmarks and an optional catalogue lookup: a paper still
 in the catalogue is exported from its full record, one that left it from the
@@ -22,13 +24,16 @@ from index_builder.readinglist.schedule import slots_of
 from index_builder.text.safe import safe
 from index_builder.times import DEFAULT_SETTING, describe
 
-FORMATS = ("bibtex", "markdown", "csv", "json", "ics")
-SUFFIXES = {"bibtex": ".bib", "markdown": ".md", "csv": ".csv", "json": ".json", "ics": ".ics"}
+FORMATS = ("bibtex", "markdown", "csv", "json", "ics", "ris", "csljson")
+SUFFIXES = {
+    "bibtex": ".bib", "markdown": ".md", "csv": ".csv", "json": ".json", "ics": ".ics",
+    "ris": ".ris", "csljson": ".csl.json",
+}  # fmt: skip
 JSON_FORMAT = "paperscope-reading-list"
 JSON_VERSION = 1
 CSV_COLUMNS = (
     "id", "status", "title", "authors", "added_at", "updated_at", "note",
-    "session", "starts_at", "ends_at", "url", "openreview_url",
+    "session", "starts_at", "ends_at", "url", "openreview_url", "tags",
 )  # fmt: skip
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _STATUS_HEADINGS = {"reading": "Reading", "to-read": "To read", "read": "Read"}
@@ -43,19 +48,45 @@ def current(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> list[Bookma
     return out
 
 
+def _keyed(
+    bookmarks: Sequence[Bookmark], lookup: Lookup | None, all_papers: Sequence[Paper]
+) -> list[tuple[Bookmark, Paper, str]]:
+    """Each bookmark with its paper (the catalogue's, else its copy) and citation key,
+    keys decided over ``all_papers`` plus the papers that left it."""
+    from index_builder.citations.keys import CitationKeys
+
+    papers = [paper_of(bm, lookup) or bm.to_paper() for bm in bookmarks]
+    known = {p.id for p in all_papers}
+    keys = CitationKeys([*all_papers, *(p for p in papers if p.id not in known)])
+    return [(bm, p, keys.key(p.id)) for bm, p in zip(bookmarks, papers, strict=True)]
+
+
 def to_bibtex(
     bookmarks: Sequence[Bookmark],
     lookup: Lookup | None = None,
     all_papers: Sequence[Paper] = (),
 ) -> str:
-    """``@inproceedings`` entries, keys decided over ``all_papers`` plus any orphans."""
-    from index_builder.citations.styles import CitationKeys, cite
+    """``@inproceedings`` entries with the tags as ``keywords``."""
+    from index_builder.citations.styles import bibtex
 
-    papers = [paper_of(bm, lookup) or bm.to_paper() for bm in bookmarks]
-    known = {p.id for p in all_papers}
-    keys = CitationKeys([*all_papers, *(p for p in papers if p.id not in known)])
-    text = "\n".join(cite(p, "bibtex", keys.key(p.id)).rstrip("\n") + "\n" for p in papers)
+    entries = _keyed(bookmarks, lookup, all_papers)
+    text = "\n".join(bibtex(p, key, bm.tags).rstrip("\n") + "\n" for bm, p, key in entries)
     return safe(text)  # no escape sequence reaches a terminal that shows the file
+
+
+def to_exchange(
+    bookmarks: Sequence[Bookmark],
+    fmt: str,
+    lookup: Lookup | None = None,
+    all_papers: Sequence[Paper] = (),
+) -> str:
+    """RIS or CSL-JSON (``fmt``) with each bookmark's note and tags."""
+    from index_builder.citations.documents import exchange_text
+    from index_builder.citations.exchange import reference
+
+    entries = _keyed(bookmarks, lookup, all_papers)
+    refs = [reference(p, key, note=bm.note, tags=bm.tags) for bm, p, key in entries]
+    return exchange_text(refs, fmt)
 
 
 def _md(text: str) -> str:
@@ -102,6 +133,8 @@ def to_markdown(
             authors = _md(", ".join(bm.copy.authors)) if bm.copy.authors else "authors unknown"
             lines.append(f"- [{'x' if status == 'read' else ' '}] {label}: {authors}")
             lines += _md_times(bm, lookup, setting)
+            if bm.tags:
+                lines.append(f"  - tags: {_md(', '.join(bm.tags))}")
             lines += [f"  > {_md(line) or ' '}" for line in bm.note.splitlines()]
         lines.append("")
     if len(lines) == 2:
@@ -125,7 +158,7 @@ def to_csv(bookmarks: Sequence[Bookmark], lookup: Lookup | None = None) -> str:
         row = [
             copy.id, bm.status, copy.title, "; ".join(copy.authors), bm.added_at,
             bm.updated_at, bm.note, copy.session, copy.starts_at, copy.ends_at, copy.url,
-            copy.openreview_url,
+            copy.openreview_url, "; ".join(bm.tags),
         ]  # fmt: skip
         writer.writerow([neutralise_cell(safe(cell)) for cell in row])
     return buffer.getvalue()
@@ -216,6 +249,8 @@ def export(
         return to_json(bookmarks, lookup, now=now, dismissed=dismissed)
     if fmt == "ics":
         return to_ics(current(bookmarks, lookup), now=now, lookup=lookup)
+    if fmt in ("ris", "csljson"):
+        return to_exchange(bookmarks, fmt, lookup, all_papers)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 

@@ -7,6 +7,8 @@ early prototype's ``bookmarks(paper_id, added_at)`` table, whose rows are kept. 
 2 adds ``dismissed``: the papers a user said "not interested" to (For you leaves them out).
 Version 3 adds ``library`` (the papers of the user's own library export) and ``watches``
 (saved queries whose new matches ``update`` reports).
+Version 4 adds the bookmarks' ``tags`` (a JSON array of strings, ``[]`` for every
+existing bookmark).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable
 
 from index_builder.readinglist.identify import APPLICATION_ID
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def migrate(conn: sqlite3.Connection) -> None:
@@ -100,5 +102,15 @@ def _to_v3(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _to_v1, 2: _to_v2, 3: _to_v3}
+def _to_v4(conn: sqlite3.Connection) -> None:
+    """Add the ``tags`` column to ``bookmarks``: every bookmark starts with none."""
+    conn.execute("ALTER TABLE bookmarks ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _to_v1,
+    2: _to_v2,
+    3: _to_v3,
+    4: _to_v4,
+}
 """``MIGRATIONS[n]`` turns a version ``n - 1`` file into version ``n``."""

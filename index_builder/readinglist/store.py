@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from index_builder.model import Paper
+from index_builder.model import Marked, Paper
 from index_builder.readinglist.bookmark import (
     STATUSES,
     Bookmark,
@@ -26,6 +26,7 @@ from index_builder.readinglist.bookmark import (
     merge_notes,
     merge_twins,
     now_iso,
+    tag_set,
 )
 from index_builder.readinglist.database import (
     ALL_IDS,
@@ -45,6 +46,9 @@ from index_builder.readinglist.database import (
     translate,
 )
 from index_builder.readinglist.migrations import MIGRATIONS, SCHEMA_VERSION
+
+TAGGED = "SELECT paper_id, aliases, tags FROM bookmarks WHERE tags != '[]'"
+"""The bookmarks with tags: id, aliases (JSON) and tags (JSON)."""
 
 __all__ = [
     "MIGRATIONS",
@@ -75,7 +79,7 @@ class ReadingList:
         self.timeout = timeout
         """How long a write waits for another process's lock, in seconds."""
         self._lock = threading.RLock()
-        self._ids: frozenset[str] | None = None
+        self._ids: Marked | None = None
         self._ids_version: tuple[int, int] = (-1, -1)
         self._conn, self.read_only = open_database(self.path, timeout)
         """``read_only``: None, or why the list can only be read (writes raise ``readonly``)."""
@@ -143,8 +147,9 @@ class ReadingList:
         """True when ``id_or_alias`` is on the list (as an id or an alias)."""
         return id_or_alias in self.ids()
 
-    def ids(self) -> frozenset[str]:
-        """Every id and alias on the list; cached until any connection commits a change."""
+    def ids(self) -> Marked:
+        """Every id and alias on the list, with each tag's (:class:`~index_builder.model.
+        Marked`, for ``tag:NAME``); cached until any connection commits a change."""
         with self._lock:
             try:
                 data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
@@ -153,7 +158,15 @@ class ReadingList:
             version = (data_version, self._conn.total_changes)
             if self._ids is None or version != self._ids_version:
                 rows = self._read(ALL_IDS)
-                self._ids, self._ids_version = frozenset(r[0] for r in rows), version
+                tags: dict[str, set[str]] = {}
+                for pid, aliases, tagged in self._read(TAGGED):
+                    for tag in json.loads(tagged or "[]"):
+                        tags.setdefault(str(tag).casefold(), set()).update(
+                            (pid, *json.loads(aliases or "[]"))
+                        )
+                frozen = {tag: frozenset(ids) for tag, ids in tags.items()}
+                self._ids = Marked(frozenset(r[0] for r in rows), frozen)
+                self._ids_version = version
             return self._ids
 
     def paper_ids(self) -> list[str]:
@@ -234,6 +247,37 @@ class ReadingList:
 
         return self._update(id_or_alias, change)
 
+    def tag(self, id_or_alias: str, tags: Iterable[str]) -> Bookmark:
+        """Add ``tags`` to a bookmark (those it has stay); ``KeyError`` if not bookmarked,
+        ``ValueError`` for a bad tag. The stored tags are read inside the write, so two
+        processes tagging at once both keep their tags."""
+        wanted = tag_set(tags)
+        return self._update(id_or_alias, lambda b: replace(b, tags=tag_set((*b.tags, *wanted))))
+
+    def untag(self, id_or_alias: str, tags: Iterable[str]) -> Bookmark:
+        """Remove ``tags`` (compared case-insensitively) from a bookmark; ``KeyError`` if
+        not bookmarked."""
+        gone = {" ".join(t.split()).casefold() for t in tags}
+        return self._update(
+            id_or_alias,
+            lambda b: replace(b, tags=tuple(t for t in b.tags if t.casefold() not in gone)),
+        )
+
+    def tags_in_use(self) -> dict[str, int]:
+        """Every tag on the list and how many bookmarks carry it (spellings that differ
+        only in case count as one, named as first met), most used first."""
+        rows = self._read(
+            "SELECT value FROM bookmarks, json_each(bookmarks.tags) ORDER BY bookmarks.rowid"
+        )
+        counts: dict[str, int] = {}
+        names: dict[str, str] = {}
+        for (tag,) in rows:
+            folded = str(tag).casefold()
+            names.setdefault(folded, str(tag))
+            counts[folded] = counts.get(folded, 0) + 1
+        order = sorted(counts, key=lambda t: (-counts[t], t))
+        return {names[t]: counts[t] for t in order}
+
     def version(self) -> int:
         """A number that changes whenever another connection commits a change to the file."""
         return int(self._read("PRAGMA data_version")[0][0])
@@ -253,16 +297,24 @@ class ReadingList:
                     changed += conn.total_changes != before
         return changed
 
-    def all(self, status: str | None = None, sort: str = "added") -> list[Bookmark]:
-        """Every bookmark (only those with ``status`` if given), in the ``sort`` order."""
+    def all(
+        self, status: str | None = None, sort: str = "added", tag: str | None = None
+    ) -> list[Bookmark]:
+        """Every bookmark (only those with ``status`` and ``tag``, compared
+        case-insensitively, if given), in the ``sort`` order."""
         if sort not in SORT_SQL:
             raise ValueError(f"unknown sort {sort!r}: use one of {', '.join(SORT_ORDERS)}")
-        where, params = "", []
+        conditions, params = [], []
         if status is not None:
-            where, params = "WHERE status = ?", [check_status(status)]
+            conditions.append("status = ?")
+            params.append(check_status(status))
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         sql = f"SELECT {COLUMNS} FROM bookmarks {where} ORDER BY {SORT_SQL[sort]}"
-        rows = self._read(sql, params)
-        return [row_to_bookmark(r) for r in rows]
+        found = [row_to_bookmark(r) for r in self._read(sql, params)]
+        if tag is None:
+            return found
+        wanted = " ".join(tag.split()).casefold()
+        return [b for b in found if any(t.casefold() == wanted for t in b.tags)]
 
     def __len__(self) -> int:
         return int(self._read("SELECT count(*) FROM bookmarks")[0][0])

@@ -15,7 +15,8 @@ from collections.abc import Collection
 from dataclasses import replace
 from functools import partial
 
-from index_builder.model import Hit, SearchResult, SortKey
+from index_builder.model import FacetCount, Hit, Marked, SearchResult, SortKey
+from index_builder.search.facets import tag_facet
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.request import SearchRequest
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer, stem
@@ -93,6 +94,16 @@ class SearchIndex(VectorQueries):
         with self._lock:
             return self._run(request, request.node)
 
+    def _current(self, marked: Collection[str]) -> Marked:
+        """The reading list's ids, and each tag's, as the current papers' ids (bookmarks
+        may hold an earlier id of a paper, an alias)."""
+
+        def now(ids: Collection[str]) -> frozenset[str]:
+            return frozenset(self.papers[self._by_id[i]].id for i in ids if i in self._by_id)
+
+        tags: dict[str, frozenset[str]] = getattr(marked, "tags", {})
+        return Marked(now(marked), {tag: now(ids) for tag, ids in tags.items()})
+
     def _run(self, request: SearchRequest, node: Node) -> SearchResult:
         searcher = self._current_searcher()
         # Bookmarks may hold an earlier id of a paper (an alias): search by current ids.
@@ -131,12 +142,20 @@ class SearchIndex(VectorQueries):
             suggestion=suggestion,
             elapsed_ms=(time.perf_counter() - request.started) * 1000,
             fallback=request.fallback,
-            facets=self._ranks.facets(matches.keys()) if request.facets else {},
+            facets=self._facets(request, marked, matches.keys()),
         )
 
-    def _current(self, ids: Collection[str]) -> set[str]:
-        """The current ids of the papers ``ids`` name (a stored id may be an earlier alias)."""
-        return {self.papers[self._by_id[i]].id for i in ids if i in self._by_id}
+    def _facets(
+        self, request: SearchRequest, marked: Marked, docs: Collection[int]
+    ) -> dict[str, tuple[FacetCount, ...]]:
+        """The facet counts of the matched ``docs`` when asked, the reading list's tags too."""
+        if not request.facets:
+            return {}
+        counts = self._ranks.facets(docs)
+        if marked.tags:
+            ids = (self.papers[self._doc_paper[d]].id for d in docs)
+            counts["tag"] = tag_facet(marked.tags, ids)
+        return counts
 
     def _hit(self, index: int, score: float, terms: MatchTerms) -> Hit:
         paper = self.papers[index]
@@ -146,6 +165,16 @@ class SearchIndex(VectorQueries):
             title_spans=spans(paper.title, terms, stem),
             marks=partial(spans, terms=terms, stem=stem),
         )
+
+    def _all_facets(self, request: SearchRequest) -> dict[str, tuple[FacetCount, ...]]:
+        """The facet counts of every paper when asked, the reading list's tags too."""
+        if not request.facets:
+            return {}
+        counts = self._paper_ranks.facets(None)
+        marked = self._current(request.bookmarked)
+        if marked.tags:
+            counts["tag"] = tag_facet(marked.tags, (p.id for p in self.papers))
+        return counts
 
     def _everything(self, request: SearchRequest) -> SearchResult:
         """Every paper, in catalogue order (or the request's sort), with no index needed."""
@@ -158,5 +187,5 @@ class SearchIndex(VectorQueries):
             hits=hits,
             elapsed_ms=(time.perf_counter() - request.started) * 1000,
             fallback=request.fallback,
-            facets=self._paper_ranks.facets(None) if request.facets else {},
+            facets=self._all_facets(request),
         )

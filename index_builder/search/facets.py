@@ -122,3 +122,11 @@ def sorted_indexes(sort: SortKey, papers: Sequence[Paper], indexes: Iterable[int
     if sort == "relevance":
         return found
     return sorted(found, key=lambda i: sort_key(sort, papers[i]))
+
+
+def tag_facet(tags: dict[str, frozenset[str]], matched: Iterable[str]) -> tuple[FacetCount, ...]:
+    """The reading list's tags among the ``matched`` paper ids, most first, each with
+    its ``tag:`` query (tags live in the reading list, not in the index)."""
+    found = frozenset(matched)
+    counts = Counter({tag: len(ids & found) for tag, ids in tags.items()})
+    return tuple(FacetCount(tag, n, _quoted("tag", tag)) for tag, n in _ordered(counts) if n)

@@ -42,6 +42,7 @@ FIELDS = {
     "venue": "venue",
     "track": "track",
     "site": "site",
+    "tag": "tag",
 }
 """Field names a user may type (lower case) and the field each one means."""
 

@@ -14,6 +14,7 @@ from whoosh import query as Q
 from whoosh.query.compound import PreloadedOr
 from whoosh.support.levenshtein import distance
 
+from index_builder.model import tagged_ids
 from index_builder.search.documents import normalize_day
 from index_builder.search.facets import site_term, venue_term
 from index_builder.search.highlight import MatchTerms
@@ -38,7 +39,7 @@ STEMMED = frozenset({"title", "abstract", "text"})
 HIGHLIGHTED = frozenset({"title", "abstract", "text"})
 PHRASE_FIELDS = ("title", "author", "abstract", "topic", "institution")
 """The combined field has no positions (cheaper to build): phrases search each field."""
-FLAG_FIELDS = frozenset({"is", "has", "day"})
+FLAG_FIELDS = frozenset({"is", "has", "day", "tag"})
 EXACT_FIELDS = frozenset({"area", "session", "venue", "track", "site"})
 NO_SPELLING = FLAG_FIELDS | EXACT_FIELDS
 LEXICONS = ("author", "institution", "topic")
@@ -146,6 +147,9 @@ class QueryBuilder:
         field = node.field
         if field in FLAG_FIELDS:
             value = normalize_day(node.text) if field == "day" else node.text.lower()
+            if field == "tag":  # the reading list's tags (model.Marked), not in the index
+                tagged = sorted(tagged_ids(self.id_sets["bookmarked"], node.text))
+                return Q.Or([Q.Term("id", i) for i in tagged]) if tagged else Q.NullQuery
             if field == "is" and value in self.id_sets:
                 ids = sorted(self.id_sets[value])
                 return Q.Or([Q.Term("id", i) for i in ids]) if ids else Q.NullQuery

@@ -91,6 +91,7 @@ def test_a_list_from_before_the_application_id_is_still_ours(rows: Path, tmp_pat
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         conn.execute("PRAGMA application_id = 0")  # as an earlier PaperScope wrote it:
         conn.execute("DROP TABLE dismissed")  # schema version 1, from before For you
+        conn.execute("ALTER TABLE bookmarks DROP COLUMN tags")  # and before tags (version 4)
         for later in ("library", "watches"):  # nor the library and watches of version 3
             conn.execute(f"DROP TABLE IF EXISTS {later}")
         conn.execute("PRAGMA user_version = 1")

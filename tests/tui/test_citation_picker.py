@@ -50,8 +50,10 @@ def preview(app: App[Any]) -> str:
 
 
 @pytest.mark.parametrize(
-    ("key", "style"), [("b", "bibtex"), ("a", "apa"), ("m", "markdown"), ("p", "plain")]
-)
+    ("key", "style"),
+    [("b", "bibtex"), ("a", "apa"), ("m", "markdown"), ("p", "plain"), ("r", "ris"),
+     ("c", "csljson")],
+)  # fmt: skip
 async def test_one_letter_picks_the_style(key: str, style: str) -> None:
     app = Host()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -201,3 +203,15 @@ async def test_at_80x24_the_picker_shows_every_line_and_its_keys() -> None:
         box = app.screen.query_one("#preview-box")
         assert box.max_scroll_y == 0, "the whole BibTeX entry is on screen"
         assert app.screen.query_one("#preview", Static).region.height >= 12
+
+
+async def test_ris_and_csl_json_previews() -> None:
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.pick(key="huang2026proeval", default="ris")
+        await pilot.pause()
+        assert preview(app).startswith("TY  - CPAPER")
+        assert "AU  - Huang, Yizheng" in preview(app)
+        await pilot.press("down")
+        await pilot.pause()
+        assert '"id": "huang2026proeval"' in preview(app)

@@ -1,6 +1,7 @@
 """``paperscope agenda``: the bookmarked papers by conference day and session, and what's on.
 
 paperscope agenda [--day YYYY-MM-DD] [--at HH:MM] [--site CITY] [--json] [--timezone ZONE]
+paperscope agenda --format html [-o FILE]     (a printable page of your days)
 
 Days and hours are in the chosen zone (``--timezone``, else the config's ``timezone``,
 else the zone of each session's site: a conference in several cities has a day per site).
@@ -12,7 +13,9 @@ next session. ``--day`` alone lists that day and takes its start as the moment.
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from index_builder.readinglist.agenda import (
@@ -49,6 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--site", metavar="CITY", help="only the sessions held in this city (Paris)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--format", choices=("text", "json", "html"), default="text",
+        help="html: one self-contained page to print (default: text)",
+    )  # fmt: skip
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write FILE atomically")
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -83,7 +91,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.day:
         days = [(d, g) for d, g in days if d == moment.date()]
     now = whats_on(groups, moment)
-    if args.json:
+    if args.format == "html":
+        return write_html(args, days, agenda_zone(groups, setting), moment)
+    if args.json or args.format == "json":
         print(dumps(agenda_json(setting, days, now), indent=2))
         return 0
     print_agenda(days, now, empty=not groups)
@@ -99,6 +109,30 @@ def _sites() -> list[str]:
 def _known_site(site: str) -> bool:
     wanted = " ".join(site.split()).casefold()
     return any(name.casefold() == wanted for name in _sites())
+
+
+def write_html(
+    args: argparse.Namespace, days: list[tuple[Any, list[SessionGroup]]], zone: Any, now: datetime
+) -> int:
+    """The printable programme, to ``-o FILE`` (atomically) or to stdout."""
+    from index_builder.atomic import write_atomic
+    from index_builder.readinglist.programme import programme_html
+    from index_builder.times import zone_label
+
+    name = str(getattr(zone, "key", "") or zone)
+    label = zone_label(now)
+    text = programme_html(days, zone_name=f"{name} ({label})" if label != name else name,
+                          made_at=now)  # fmt: skip
+    if args.output is None or str(args.output) == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(args.output, text)
+    except OSError as exc:
+        error(f"cannot write {args.output}: {exc.strerror or exc}")
+        return 1
+    echo(f"wrote the programme to {args.output}", stream=sys.stderr)
+    return 0
 
 
 def session_json(group: SessionGroup) -> dict[str, Any]:

@@ -1,10 +1,11 @@
-"""``paperscope cite ID... [--style bibtex|apa|markdown|plain] [--copy]``.
+"""``paperscope cite ID... [--style bibtex|apa|markdown|plain|ris|csljson] [--copy]``.
 
 Registered by :mod:`tui.cli.main` (``cite.register(sub)``, which sets ``func=run``).
 
 ``run(args, ctx) -> int`` prints the citations of the given papers (ids, earlier
 ids, or citation keys such as ``huang2026proeval``) in the order given: BibTeX
-entries separated by a blank line, other styles one per line. Keys are unique
+entries separated by a blank line, RIS records (CRLF lines) and one CSL-JSON array
+for all of them, other styles one per line. Keys are unique
 over the whole catalogue. An unknown id prints ``paperscope: unknown paper id:
 ID`` on stderr for each and exits 1 without printing any citation. ``--copy``
 also copies the text (system clipboard, and OSC 52 when stderr is a terminal)
@@ -16,8 +17,12 @@ else BibTeX.
 from __future__ import annotations
 
 import argparse
+import sys
 
-from index_builder.citations.styles import STYLES, CitationKeys, cite
+from index_builder.citations.documents import CITE_STYLES as STYLES
+from index_builder.citations.documents import EXCHANGE_FORMATS, cite, exchange_text
+from index_builder.citations.exchange import reference
+from index_builder.citations.keys import CitationKeys
 from index_builder.model import Paper
 from tui.cli.common import add_subparser
 from tui.cli.output import echo, error
@@ -75,9 +80,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             error(f"unknown paper id: {pid} (try `paperscope search` to find ids)")
         return 1
     style = args.style or default_style(ctx)
-    texts = [cite(p, style, key=keys.key(p.id)) for p in papers]
-    text = ("\n\n" if style == "bibtex" else "\n").join(texts)
-    echo(text)
+    if style in EXCHANGE_FORMATS:
+        # One file for all the papers (one JSON array; RIS keeps its CRLF line ends).
+        text = exchange_text([reference(p, keys.key(p.id)) for p in papers], style)
+        sys.stdout.write(text)
+        text = text.rstrip("\r\n")
+    else:
+        texts = [cite(p, style, key=keys.key(p.id)) for p in papers]
+        text = ("\n\n" if style == "bibtex" else "\n").join(texts)
+        echo(text)
     if args.copy:
         from tui.shared.clipboard import copy_outside_app
 

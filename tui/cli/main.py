@@ -53,6 +53,7 @@ COMMANDS = frozenset(
         "join",
         "dismissed",
         "undismiss",
+        "zotero",
     }
 )
 
@@ -84,6 +85,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
         records,
         update,
         watch,
+        zotero,
     )
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -97,6 +99,7 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     dismissed.register(sub)
     library.register(sub)
     watch.register(sub)
+    zotero.register(sub)
     return parser
 
 

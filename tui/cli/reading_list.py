@@ -5,7 +5,9 @@ paperscope reading-list remove ID...
 paperscope reading-list list [--json] [--status S] [--sort ORDER]
 paperscope reading-list status ID to-read|"to read"|reading|read
 paperscope reading-list note ID TEXT
-paperscope reading-list export --format bibtex|markdown|csv|json|ics [-o FILE]
+paperscope reading-list tag ID TAG...      (untag ID TAG... removes them)
+paperscope reading-list export --format bibtex|markdown|csv|json|ics|ris|csljson
+                               [--tag TAG] [-o FILE]
 paperscope reading-list import FILE
 
 Exit status: 0 done, 1 something asked for could not be done (unknown id, a
@@ -79,6 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--status", type=status_word, metavar="S", help="only bookmarks with this status"
     )
     p.add_argument("--sort", choices=SORT_ORDERS, default="added", help="default: added")
+    p.add_argument("--tag", metavar="TAG", help="only bookmarks with this tag")
     p = actions.add_parser("status", help="set a bookmark's status")
     p.add_argument("id", metavar="ID")
     p.add_argument(
@@ -87,8 +90,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = actions.add_parser("note", help="set a bookmark's note ('' clears it)")
     p.add_argument("id", metavar="ID")
     p.add_argument("text", nargs="+", metavar="TEXT")
+    for name, verb in (("tag", "add tags to"), ("untag", "remove tags from")):
+        p = actions.add_parser(name, help=f"{verb} a bookmark")
+        p.add_argument("id", metavar="ID")
+        p.add_argument("tags", nargs="+", metavar="TAG")
     p = actions.add_parser("export", help="export the bookmarks (to stdout without -o)")
     p.add_argument("--format", choices=FORMATS, required=True)
+    p.add_argument("--tag", metavar="TAG", help="only bookmarks with this tag")
     p.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write FILE atomically ('-': stdout)"
     )
@@ -212,7 +220,7 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``list``: one bookmark a line, or a JSON array with ``--json``."""
     refreshed(ctx, store)
     catalogue = ctx.catalogue()
-    items = store.all(status=args.status, sort=args.sort)
+    items = store.all(status=args.status, sort=args.sort, tag=args.tag)
     if args.json:
         records = [list_record(b, catalogue.get(b.paper_id) is not None) for b in items]
         print(dumps(records, indent=2))
@@ -222,6 +230,8 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
         gone = "" if paper else "  (no longer in the data)"
         title = bm.copy.title or (paper.title if paper else "") or "(untitled)"
         echo(f"{MARKS[bm.status]} {bm.paper_id}  {title}{gone}")
+        if bm.tags:
+            echo("      tags: " + ", ".join(bm.tags))
         if bm.note:
             echo("      note: " + bm.note.replace("\n", " / "))
     echo(f"{len(items)} bookmark{'s' if len(items) != 1 else ''}")
@@ -250,12 +260,29 @@ def do_note(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     return 0
 
 
+def do_tag(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
+    """``tag ID TAG...`` / ``untag ID TAG...``: prints the bookmark's tags after."""
+    _paper, bookmark = resolve(ctx, store, args.id)
+    if bookmark is None:
+        error(f"{args.id!r} is not on the reading list")
+        return 1
+    try:
+        change = store.tag if args.rl_action == "tag" else store.untag
+        after = change(bookmark.paper_id, args.tags)
+    except ValueError as exc:
+        error(str(exc))
+        return 1
+    echo(f"tags of {after.paper_id}: {', '.join(after.tags) or '(none)'}")
+    return 0
+
+
 def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
-    """``export``: to ``-o FILE`` (atomically) or to stdout."""
+    """``export``: to ``-o FILE`` (atomically) or to stdout; ``--tag`` keeps one tag's."""
     refreshed(ctx, store)
     catalogue = ctx.catalogue()
     zone = zone_setting(ctx) if args.format == "markdown" else "venue"
-    text = export(store.all(sort="time" if args.format == "ics" else "added"), args.format,
+    chosen = store.all(sort="time" if args.format == "ics" else "added", tag=args.tag)
+    text = export(chosen, args.format,
                   lookup=catalogue.get, all_papers=catalogue.papers, timezone=zone,
                   dismissed=Dismissals(store).all())  # fmt: skip
     if args.output is None or str(args.output) == "-":
@@ -266,7 +293,7 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     except OSError as exc:
         error(f"cannot write {args.output}: {exc.strerror or exc}")
         return 1
-    echo(f"wrote {len(store)} bookmarks as {args.format} to {args.output}", stream=sys.stderr)
+    echo(f"wrote {len(chosen)} bookmarks as {args.format} to {args.output}", stream=sys.stderr)
     return 0
 
 
@@ -306,6 +333,8 @@ ACTIONS: dict[str, Callable[[argparse.Namespace, Context, ReadingList], int]] = 
     "list": do_list,
     "status": do_status,
     "note": do_note,
+    "tag": do_tag,
+    "untag": do_tag,
     "export": do_export,
     "import": do_import,
 }

@@ -108,9 +108,10 @@ def cmd_search(args: argparse.Namespace, ctx: Context) -> int:
         error("the catalogue holds no papers (--no-bundled, and no --source with any)")
     ensure_index(ctx)
     query = " ".join(args.query)
-    marked = bookmarked_ids(ctx) if "is:" in query.lower() else frozenset()
-    dismissed = dismissed_ids(ctx) if "dismissed" in query.lower() else frozenset()
-    if "is:library" in query.lower():
+    lowered = query.lower()
+    marked = bookmarked_ids(ctx) if "is:" in lowered or "tag:" in lowered else frozenset()
+    dismissed = dismissed_ids(ctx) if "dismissed" in lowered else frozenset()
+    if "is:library" in lowered:
         from tui.cli.library import owned
 
         match = owned(ctx)

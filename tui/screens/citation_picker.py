@@ -6,10 +6,11 @@
         self.app.push_screen(CitationPicker(paper, key=key), callback=self._copy_style)
 
     # _copy_style(style: str | None): None when the user pressed escape; else one of
-    # index_builder.citations.styles.STYLES ("bibtex", "apa", "markdown", "plain").
+    # index_builder.citations.documents.CITE_STYLES ("bibtex", "apa", ..., "csljson").
 
 ``CitationPicker(paper, key=None, default="bibtex")`` is a ``ModalScreen[str | None]``.
-``b`` BibTeX, ``a`` APA, ``m`` Markdown, ``p`` plain text pick and close at once;
+``b`` BibTeX, ``a`` APA, ``m`` Markdown, ``p`` plain text, ``r`` RIS, ``c`` CSL-JSON
+pick and close at once;
 the arrow keys move the highlight (the preview follows) and ``enter`` picks it;
 ``escape`` cancels. The preview is the citation exactly as it will be copied.
 """
@@ -28,7 +29,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from index_builder.citations.styles import STYLES, cite
+from index_builder.citations.documents import CITE_STYLES as STYLES
+from index_builder.citations.documents import cite
 from index_builder.model import Paper
 
 CHOICES: tuple[tuple[str, str, str], ...] = (
@@ -36,18 +38,20 @@ CHOICES: tuple[tuple[str, str, str], ...] = (
     ("a", "apa", "APA 7"),
     ("m", "markdown", "Markdown link"),
     ("p", "plain", "Plain text"),
+    ("r", "ris", "RIS (Zotero, EndNote)"),
+    ("c", "csljson", "CSL-JSON (Zotero, pandoc)"),
 )
 """(letter, style, label) for each choice, in the order shown."""
 PREVIEW_LINES = 16
 """The preview's height at most; a longer citation scrolls."""
-CHROME_LINES = 9
+CHROME_LINES = 5 + len(CHOICES)
 """Rows around the preview: frame 2, title 1, the choices, the preview's rule 1, keys 1."""
 
 
 class CitationPicker(ModalScreen[str | None]):
     """Pick a citation style for one paper; dismisses with the style or ``None``.
 
-    BINDINGS: ``b``/``a``/``m``/``p`` pick a style; ``enter`` picks the highlighted
+    BINDINGS: ``b``/``a``/``m``/``p``/``r``/``c`` pick a style; ``enter`` picks the highlighted
     one; ``escape`` cancels.
     """
 
@@ -115,7 +119,7 @@ class CitationPicker(ModalScreen[str | None]):
             with VerticalScroll(id="preview-box"):
                 yield Static(id="preview", markup=False)
             yield Static(
-                Text("b a m p pick · ↑↓ preview · enter pick · escape cancel"), id="picker-help"
+                Text("b a m p r c pick · ↑↓ preview · enter pick · escape cancel"), id="picker-help"
             )
 
     def on_resize(self, event: Resize) -> None:

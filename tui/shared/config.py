@@ -6,6 +6,7 @@ The file lives at ``Paths.config_file``::
     theme = "textual-dark"
     citation_style = "bibtex"
     timezone = "venue"       # or "local", or an IANA name such as "Europe/Berlin"
+    zotero_url = "http://127.0.0.1:23119"   # Zotero desktop's connector (zotero send)
 
     [keymap]
     quit = "ctrl+q"          # binding id = "key" or "key1,key2"
@@ -35,9 +36,11 @@ from index_builder.times import DEFAULT_SETTING, check_setting, normal_setting
 if TYPE_CHECKING:
     from index_builder.venues import Venue
 
-CITATION_STYLES = ("bibtex", "apa", "markdown", "plain")
+CITATION_STYLES = ("bibtex", "apa", "markdown", "plain", "ris", "csljson")
 MAX_CONFIG_BYTES = 1024 * 1024
 """The largest config read (a real one is under 1 KB)."""
+ZOTERO_URL = "http://127.0.0.1:23119"
+"""Zotero desktop's local connector, where it listens unless told otherwise."""
 
 
 class ConfigNotSaved(OSError):
@@ -62,6 +65,8 @@ class Config:
     """The venues declared in ``[venues.KEY]`` tables (checked)."""
     venue_problems: dict[str, str] = field(default_factory=dict)
     """Why each refused ``[venues.KEY]`` was refused (also in ``problems``), by key."""
+    zotero_url: str = ZOTERO_URL
+    """Where Zotero desktop's connector listens (``paperscope zotero send``)."""
 
 
 def load_config(path: Path | None) -> Config:
@@ -102,6 +107,11 @@ def load_config(path: Path | None) -> Config:
             config.problems.append(config.timezone_problem)
     if "venues" in data:
         _read_venues(config, data["venues"])
+    zotero = data.get("zotero_url")
+    if isinstance(zotero, str) and zotero.startswith(("http://", "https://")):
+        config.zotero_url = zotero.rstrip("/")
+    elif zotero is not None:
+        config.problems.append("config: zotero_url must be an http:// URL")
     keymap = data.get("keymap", {})
     if isinstance(keymap, dict):
         for binding_id, keys in keymap.items():

@@ -23,6 +23,7 @@ TITLES = {
     "venue": "Venue",
     "track": "Track",
     "site": "Site",
+    "tag": "Your tags",
 }
 """Headings for the facet names the core uses; others are shown as they come."""
 

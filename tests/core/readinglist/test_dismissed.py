@@ -18,6 +18,7 @@ def version_1_list(path: Path) -> None:
         store.add(Paper("p1", "A paper"))
     conn = sqlite3.connect(path)
     conn.execute("DROP TABLE dismissed")
+    conn.execute("ALTER TABLE bookmarks DROP COLUMN tags")  # version 3's
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

@@ -83,6 +83,20 @@ def test_style_alias_and_citation_key_as_id(
     assert lines[1].startswith("Li Huang. ProEval Again")
 
 
+def test_ris_and_csl_json_for_several_papers(
+    ctx: Context, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    assert cli_cite.run(parse("p1", "p2", "--style", "csljson"), ctx) == 0
+    items = json.loads(capsys.readouterr().out)
+    assert [i["id"] for i in items] == ["huang2026proeval", "huang2026proevala"]
+    assert cli_cite.run(parse("p1", "p2", "--style", "ris"), ctx) == 0
+    out = capsys.readouterr().out
+    assert out.count("TY  - ") == 2 and out.count("ER  - \r\n") == 2
+    assert "\n" not in out.replace("\r\n", "")
+
+
 def test_config_default_style(ctx: Context, capsys: pytest.CaptureFixture[str]) -> None:
     ctx.paths.config_file.write_text('citation_style = "apa"\n', encoding="utf-8")
     assert cli_cite.run(parse("p1"), ctx) == 0

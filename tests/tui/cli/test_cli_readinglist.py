@@ -382,3 +382,28 @@ def test_imported_bookmarks_show_a_title(
     assert "(untitled)" not in out
     assert "p1  ProEval: Proactive Failure Discovery" in out
     assert "gone-1  A Stored Title  (no longer in the data)" in out
+
+
+def test_tags_from_the_shell_and_through_an_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ctx = make_ctx(tmp_path / "a")
+    assert rl(ctx, "add", "p1", "p2") == 0
+    assert rl(ctx, "tag", "p1", "thesis", "to discuss") == 0
+    assert rl(ctx, "tag", "abs-old", "thesis") == 0  # by an earlier id
+    assert rl(ctx, "untag", "p1", "to discuss") == 0
+    assert rl(ctx, "tag", "p1", "a,b") == 1
+    assert "comma" in capsys.readouterr().err
+    assert rl(ctx, "tag", "nope", "x") == 1
+    capsys.readouterr()
+    assert rl(ctx, "export", "--format", "csv", "--tag", "THESIS") == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert sorted((r["id"], r["tags"]) for r in rows) == [("p1", "thesis"), ("p2", "thesis")]
+    out = tmp_path / "list.json"
+    assert rl(ctx, "export", "--format", "json", "-o", str(out)) == 0
+    other = make_ctx(tmp_path / "b")
+    assert rl(other, "import", str(out)) == 0
+    capsys.readouterr()
+    assert rl(other, "list", "--json", "--tag", "thesis") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {d["paper_id"]: d["tags"] for d in data} == {"p1": ["thesis"], "p2": ["thesis"]}

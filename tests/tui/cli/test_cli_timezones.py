@@ -152,3 +152,14 @@ def test_search_sorted_by_time_shows_the_time(
     assert lines[0].split()[0] == "62980" and lines[1].strip() == "Wed 8 Jul, 10:30–12:15 KST"
     plain = out_of(capsys, "search", *query, "--limit", "1")
     assert "KST" not in plain
+
+
+def test_agenda_as_a_printable_page(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_of(capsys, "reading-list", "add", "62980", "63687")
+    out_of(capsys, "reading-list", "note", "62980", "<b>bring", "questions</b>")
+    html = out_of(capsys, "agenda", "--format", "html")
+    assert html.startswith("<!DOCTYPE html>") and "times in Asia/Seoul (KST)" in html
+    assert "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST" in html
+    assert "&lt;b&gt;bring questions&lt;/b&gt;" in html
+    assert run(["agenda", "--format", "html", "-o", str(tz_home / "programme.html")]) == 0
+    assert (tz_home / "programme.html").read_text(encoding="utf-8").startswith("<!DOCTYPE")

@@ -88,13 +88,15 @@ class Library:
             self._screen.notify("The reading list cannot be opened.", severity="error")
             return
         zone = self._services.zone_setting
+        url = self._services.config.zotero_url
         screen = (
             ReadingListScreen(
-                store, catalogue.get, papers=lambda: catalogue.papers, start=start, zone=zone
+                store, catalogue.get, papers=lambda: catalogue.papers, start=start, zone=zone,
+                zotero_url=url,
             )
             if catalogue is not None
-            else ReadingListScreen(store, start=start, zone=zone)
-        )
+            else ReadingListScreen(store, start=start, zone=zone, zotero_url=url)
+        )  # fmt: skip
         self._screen.app.push_screen(screen, self._back_from_reading_list)
 
     def _back_from_reading_list(self, paper_id: str | None) -> None:

@@ -12,6 +12,7 @@ BINDINGS of :class:`ExportDialog`:
 | key                  | action                               |
 |----------------------|--------------------------------------|
 | b / m / c / j / i    | export as BibTeX / Markdown / CSV / JSON / calendar |
+| r / l                | export as RIS / CSL-JSON             |
 | enter                | export in the highlighted format     |
 | tab                  | edit the file name                   |
 | escape               | cancel                               |
@@ -43,6 +44,8 @@ FORMAT_CHOICES: tuple[tuple[str, str, str], ...] = (
     ("c", "csv", "CSV spreadsheet (.csv)"),
     ("j", "json", "JSON, for import elsewhere (.json)"),
     ("i", "ics", "Calendar of the poster sessions (.ics)"),
+    ("r", "ris", "RIS, for Zotero, EndNote, Mendeley (.ris)"),
+    ("l", "csljson", "CSL-JSON, for Zotero, pandoc (.csl.json)"),
 )
 
 _DIALOG_CSS = """

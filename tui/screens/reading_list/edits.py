@@ -1,4 +1,5 @@
-"""What the reading list screen changes: status, note, removal and its undo, exports.
+"""What the reading list screen changes: status, note, tags, removal and its undo, exports,
+and the bookmarks it sends to Zotero.
 
 :class:`Edits` belongs to :class:`~tui.screens.reading_list.screen.ReadingListScreen`
 (composition: the screen's ``r n d u e`` actions call it). Every change goes through the
@@ -23,6 +24,7 @@ from index_builder.readinglist.store import ReadingList
 from index_builder.text.safe import safe
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog, write_export
 from tui.screens.reading_list.sessions import attempt
+from tui.screens.reading_list.tagging import TagDialog, parse_tag_edit
 from tui.screens.reading_list.writes import Writes
 
 NEXT_STATUS = {"to-read": "reading", "reading": "read", "read": "to-read"}
@@ -35,6 +37,9 @@ class EditedScreen(Protocol):
     lookup: Lookup | None
     export_dir: Path
     zone_setting: str
+    tag_filter: str | None
+    zotero_url: str
+    bookmarks: list[Bookmark]
 
     @property
     def app(self) -> App[Any]: ...
@@ -176,3 +181,79 @@ class Edits:
         screen.app.run_worker(
             write, thread=True, exclusive=True, group="rl-export", exit_on_error=False
         )
+
+    def edit_tags(self) -> None:
+        """Add or remove tags of the bookmark under the cursor (``thesis, -baselines``)."""
+        screen = self.screen
+        screen.check_outside_changes()
+        bm = screen.current()
+        known = attempt(screen, screen.store.tags_in_use)
+        if bm is None or known is None:
+            return
+
+        def typed(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                added, removed = parse_tag_edit(text)
+            except ValueError as exc:
+                screen.app.notify(str(exc), severity="error")
+                return
+
+            def change(store: ReadingList) -> Bookmark:
+                if added:
+                    store.tag(bm.paper_id, added)
+                return store.untag(bm.paper_id, removed)
+
+            self.writes.submit(change, lambda new: self._tagged(new))
+
+        title = (
+            f"Tags of: {safe(bm.copy.title or bm.paper_id)} (now: {', '.join(bm.tags) or 'none'})"
+        )
+        prompt = "Tags separated by commas; -tag removes one:"
+        screen.app.push_screen(TagDialog(title, prompt, list(known)), typed)
+
+    def _tagged(self, new: Bookmark) -> None:
+        self.screen.reload(keep=new.paper_id)
+        self.screen.app.notify(f"Tags: {', '.join(new.tags) or 'none'}.")
+
+    def filter_tag(self) -> None:
+        """Show only the bookmarks with one tag (an empty answer shows them all)."""
+        screen = self.screen
+        known = attempt(screen, screen.store.tags_in_use)
+        if known is None:
+            return
+
+        def typed(text: str | None) -> None:
+            if text is not None:
+                screen.tag_filter = " ".join(text.split()) or None
+                screen.reload()
+
+        prompt = "Show the bookmarks with this tag (empty: all):"
+        title = f"Filter by tag (now: {screen.tag_filter or 'none'})"
+        dialog = TagDialog(title, prompt, list(known))
+        screen.app.push_screen(dialog, typed)
+
+    def send_to_zotero(self) -> None:
+        """Send the bookmarks shown to Zotero desktop, off the event loop; a notice says how
+        it went (how many Zotero took, or why it took none)."""
+        from index_builder.readinglist.zotero import ZoteroConnector, ZoteroError, send_bookmarks
+
+        screen = self.screen
+        marks, papers, app = list(screen.bookmarks), screen.papers(), screen.app
+        if not marks:
+            app.notify("Nothing to send: no bookmark is shown.")
+            return
+        connector = ZoteroConnector(screen.zotero_url)
+
+        def send() -> None:
+            try:
+                made = send_bookmarks(connector, marks, screen.lookup, papers)
+            except ZoteroError as exc:
+                app.call_from_thread(app.notify, str(exc), title="Zotero", severity="error")
+                return
+            text = f"Zotero imported {made} of {len(marks)} paper{'s' if len(marks) != 1 else ''}."
+            app.call_from_thread(app.notify, text, title="Zotero")
+
+        app.notify(f"Sending {len(marks)} paper{'s' if len(marks) != 1 else ''} to Zotero…")
+        app.run_worker(send, thread=True, exclusive=True, group="rl-zotero", exit_on_error=False)

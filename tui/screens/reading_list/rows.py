@@ -84,6 +84,8 @@ def note_text(bm: Bookmark | None, lookup: Lookup | None) -> Text:
     if bm is None:
         return Text("")
     note = f"Note: {bm.note}" if bm.note else "No note (n to add one)"
+    if bm.tags:
+        note = f"Tags: {', '.join(bm.tags)} · {note}"
     if lookup is not None and paper_of(bm, lookup) is None:
         note = "This paper is no longer in the data; shown from the stored copy. " + note
     return Text(safe(note))

@@ -42,6 +42,7 @@ from tui.screens.reading_list.rows import (
 )
 from tui.screens.reading_list.sessions import PlanTable, Sessions, attempt
 from tui.screens.reading_list.watch import ChangeWatch, ListChanged
+from tui.shared.config import ZOTERO_URL
 
 SORTS = ("time", "added", "title", "status")
 """``time``: by each paper's next presentation (the Next column), the first order."""
@@ -72,6 +73,9 @@ class ReadingListScreen(Screen[str | None]):
         Binding("e", "export", "Export", tooltip="Export to a file", id="rl_export"),
         Binding("p", "toggle_sessions", "Sessions", tooltip="Sessions, clashes", id="rl_sessions"),
         Binding("w", "whats_on", "What's on", tooltip="Sessions running now", id="rl_now"),
+        Binding("t", "edit_tags", "Tags", tooltip="Add or remove tags", id="rl_tags"),
+        Binding("T", "filter_tag", "Tag filter", tooltip="Show one tag's", show=False, id="rl_tag"),
+        Binding("Z", "send_zotero", "Zotero", tooltip="Send the shown to Zotero", id="rl_zotero"),
         Binding("0", "filter('')", "All", show=False),
         Binding("1", "filter('to-read')", "To read", show=False),
         Binding("2", "filter('reading')", "Reading", show=False),
@@ -89,9 +93,12 @@ class ReadingListScreen(Screen[str | None]):
         export_dir: Path | None = None,
         start: str | None = None,
         zone: str = DEFAULT_SETTING,
+        zotero_url: str = ZOTERO_URL,
     ) -> None:
         super().__init__()
         self.zone_setting = zone
+        self.zotero_url = zotero_url
+        self.tag_filter: str | None = None
         self.store = store
         self.lookup = lookup
         self._papers = papers
@@ -141,10 +148,10 @@ class ReadingListScreen(Screen[str | None]):
 
     def _reader(self) -> Callable[[], list[Bookmark]]:
         """The read the watch runs in its thread: the bookmarks this view would show now."""
-        store, status, sort, lookup, now = (
-            self.store, self.status_filter, self.sort, self.lookup, self.clock()
+        store, status, sort, tag, lookup, now = (
+            self.store, self.status_filter, self.sort, self.tag_filter, self.lookup, self.clock()
         )  # fmt: skip
-        return lambda: ordered(store.all(status=status, sort=sort), sort, lookup, now)
+        return lambda: ordered(store.all(status=status, sort=sort, tag=tag), sort, lookup, now)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker of this screen that failed is reported (:mod:`tui.lifecycle.failures`)."""
@@ -201,6 +208,7 @@ class ReadingListScreen(Screen[str | None]):
             text += " (every status)"
         else:
             shown = STATUS_LABELS.get(self.status_filter or "", "all")
+            shown += f", tag {self.tag_filter}" if self.tag_filter else ""
             order = SORT_NAMES.get(self.sort, self.sort)
             text = f"Reading list: {len(self.bookmarks)} shown ({shown}), sorted by {order}"
         if self.edits.removed:
@@ -343,3 +351,15 @@ class ReadingListScreen(Screen[str | None]):
     def action_export(self) -> None:
         """Ask for a format and a file, then export in a worker."""
         self.edits.export()
+
+    def action_edit_tags(self) -> None:
+        """Add or remove tags of the bookmark under the cursor."""
+        self.edits.edit_tags()
+
+    def action_filter_tag(self) -> None:
+        """Show only one tag's bookmarks (``tag:NAME``); empty shows all."""
+        self.edits.filter_tag()
+
+    def action_send_zotero(self) -> None:
+        """Send the bookmarks shown to Zotero desktop."""
+        self.edits.send_to_zotero()

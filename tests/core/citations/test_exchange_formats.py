@@ -1,0 +1,191 @@
+"""RIS and CSL-JSON read back by real readers: rispy, jsonschema, citeproc-py.
+
+The CSL-JSON schema is ``tests/fixtures/csl_data_schema.json``, written from the CSL
+1.0.2 specification's variable list (see its README: no installable package ships the
+current ``csl-data.json``); citeproc-py reads the same data and renders it with the
+style it ships, so a field it cannot read fails there as well.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import rispy
+from citeproc import (
+    Citation,
+    CitationItem,
+    CitationStylesBibliography,
+    CitationStylesStyle,
+    formatter,
+)
+from citeproc.source.json import CiteProcJSON
+
+from index_builder.citations.documents import cite, exchange_text
+from index_builder.citations.exchange import reference
+from index_builder.citations.keys import CitationKeys, split_name
+from index_builder.model import Paper
+
+SCHEMA = Path(__file__).parents[2] / "fixtures" / "csl_data_schema.json"
+ICML = "ICML 2026"
+HARD = (
+    Paper("p1", "Stochastic & Robust %-Quantiles", authors=("Mihaela van der Schaar",),
+          venue=ICML, openreview_url="https://openreview.net/forum?id=a1"),
+    Paper("p2", "μP for Transformers", title_raw="$\\mu P$ for Transformers",
+          authors=("Plato", "José Martínez-Ñúñez", "Ludwig van Beethoven Jr")),
+    Paper("p3", "A paper with no authors and no venue"),
+    Paper("p4", "Seeing clearly", authors=("Zoë Ünal", "Jean-François de la Fontaine"),
+          venue=ICML, abstract="First line.\nSecond line with $x$ & 50%.",
+          title_derived=True),
+    Paper("p5", "Escapes\x1b[31m and [bold]markup[/bold]", authors=("David Van Valen",),
+          venue="Some Workshop 2024", url="https://doi.org/10.1000/xyz123"),
+)  # fmt: skip
+
+
+@cache
+def validator() -> jsonschema.Draft7Validator:
+    """The CSL data schema, loaded once."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft7Validator.check_schema(schema)
+    return jsonschema.Draft7Validator(schema)
+
+
+def rendered(items: list[dict[str, Any]]) -> list[str]:
+    """Every item rendered by citeproc-py as a bibliography entry (plain text)."""
+    with warnings.catch_warnings():
+        # citeproc-py knows CSL 1.0.1: it warns that it ignores 1.0.2's event-title.
+        warnings.filterwarnings("ignore", message=".*unsupported: event_title")
+        source = CiteProcJSON(items)
+        style = CitationStylesStyle("harvard-cite-them-right", validate=False)
+        bibliography = CitationStylesBibliography(style, source, formatter.plain)
+        for item in items:
+            bibliography.register(Citation([CitationItem(item["id"])]))
+        return [str(entry) for entry in bibliography.bibliography()]
+
+
+def check_csl(
+    papers: list[Paper], text: str, render: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """The CSL-JSON ``text`` is valid, holds each paper's title, and citeproc-py renders
+    the items at ``render`` (all by default) naming each one's first author."""
+    items = json.loads(text)
+    errors = [e.message for e in validator().iter_errors(items)]
+    assert not errors, errors[:5]
+    assert [i["title"] for i in items] == [reference(p).title for p in papers]
+    chosen = [items[n] for n in (range(len(items)) if render is None else render)]
+    out = rendered(chosen)
+    assert len(out) == len(chosen)
+    for item, entry in zip(chosen, out, strict=True):
+        if item.get("author"):
+            assert item["author"][0]["family"] in entry
+    return items
+
+
+def hard_names(paper: Paper) -> bool:
+    """A paper whose names or title test the formats: a particle, one word, a suffix,
+    letters beyond ASCII, LaTeX in the title, ``&`` or ``%``."""
+    text = " ".join((paper.title_raw, *paper.authors))
+    people = [split_name(a) for a in paper.authors]
+    return (
+        not text.isascii()
+        or any(c in text for c in "&%$\\")
+        or any(not p.given or p.suffix or " " in p.family for p in people)
+    )
+
+
+def check_ris(papers: list[Paper], text: str) -> list[dict[str, Any]]:
+    """The RIS ``text`` has CRLF lines only and rispy reads every paper back."""
+    assert "\n" not in text.replace("\r\n", "")
+    entries = rispy.load(io.StringIO(text.replace("\r\n", "\n")))
+    assert len(entries) == len(papers)
+    for entry, paper in zip(entries, papers, strict=True):
+        assert entry["title"] == reference(paper).title
+        assert len(entry.get("authors", [])) == len(reference(paper).people)
+    return entries
+
+
+def test_hard_cases_pass_the_readers_with_names_split_as_cited() -> None:
+    keys = CitationKeys(HARD)
+    refs = [reference(p, keys.key(p.id)) for p in HARD]
+    items = check_csl(list(HARD), exchange_text(refs, "csljson"))
+    entries = check_ris(list(HARD), exchange_text(refs, "ris"))
+    assert items[0]["author"] == [
+        {"family": "Schaar", "given": "Mihaela", "non-dropping-particle": "van der"}
+    ]
+    assert items[0]["title"] == "Stochastic & Robust %-Quantiles"
+    assert entries[0]["authors"] == ["van der Schaar, Mihaela"]
+    assert items[1]["author"][0] == {"family": "Plato"}
+    assert items[1]["author"][2] == {"family": "Beethoven", "given": "Ludwig",
+                                     "non-dropping-particle": "van", "suffix": "Jr"}  # fmt: skip
+    assert entries[1]["authors"] == ["Plato", "Martínez-Ñúñez, José", "van Beethoven, Ludwig, Jr"]
+    assert items[1]["title"] == "μP for Transformers"
+    assert items[1]["type"] == "article" and "issued" not in items[1]
+    assert entries[1]["type_of_reference"] == "GEN"
+    assert "author" not in items[2] and "authors" not in entries[2]
+    assert items[3]["title"].startswith("[Untitled; title derived from the abstract")
+    assert items[3]["abstract"] == "First line.\nSecond line with $x$ & 50%."
+    assert entries[3]["abstract"] == "First line. Second line with $x$ & 50%."
+    assert items[3]["event-place"] == "Seoul, South Korea" and entries[3]["place_published"]
+    assert items[4]["title"] == "Escapes and [bold]markup[/bold]"
+    # One name rule for BibTeX, RIS and CSL: whatever split_name makes of a capitalised
+    # particle ("Van Valen"), every format says the same.
+    person = split_name("David Van Valen")
+    assert items[4]["author"] == [{"family": person.family, "given": " ".join(person.given)}]
+    assert entries[4]["authors"] == [f"{person.family}, {' '.join(person.given)}"]
+    assert f"author = {{{person.family}, " in cite(HARD[4], "bibtex")
+    assert items[4]["DOI"] == entries[4]["doi"] == "10.1000/xyz123"
+    assert items[4]["event-title"] == "Some Workshop 2024" and items[4]["issued"]
+
+
+def test_one_paper_as_cite_gives_it() -> None:
+    text = cite(HARD[0], "ris", key="k")
+    assert text.startswith("TY  - CPAPER\r\nTI  - Stochastic & Robust %-Quantiles\r\n")
+    assert text.endswith("ER  - ")
+    assert json.loads(cite(HARD[0], "csljson", key="k"))[0]["id"] == "k"
+
+
+@pytest.mark.parametrize("fmt", ["csljson", "ris"])
+def test_every_bundled_paper_passes_the_readers(bundled_catalogue: Any, fmt: str) -> None:
+    papers = list(bundled_catalogue.papers)
+    keys = CitationKeys(papers)
+    refs = [reference(p, keys.key(p.id)) for p in papers]
+    text = exchange_text(refs, fmt)
+    if fmt == "ris":
+        entries = check_ris(papers, text)
+        kinds = ["CPAPER" if r.in_proceedings else "GEN" for r in refs]
+        assert [e["type_of_reference"] for e in entries] == kinds
+        assert kinds.count("CPAPER") > 6000
+    else:
+        # Every item is checked against the schema; citeproc-py (14 ms an item here) renders
+        # each one with a hard name or title and every tenth of the others.
+        render = [n for n, p in enumerate(papers) if hard_names(p) or n % 10 == 0]
+        items = check_csl(papers, text, render)
+        assert len({i["id"] for i in items}) == len(papers)
+        assert len(render) > 1000
+
+
+def test_a_reading_list_of_50_with_notes_and_tags(bundled_catalogue: Any, tmp_path: Path) -> None:
+    from index_builder.readinglist.exports import export
+    from index_builder.readinglist.store import ReadingList
+
+    papers = [p for p in bundled_catalogue.papers if hard_names(p)][:50]
+    with ReadingList(tmp_path / "list.sqlite3") as store:
+        for n, paper in enumerate(papers):
+            store.add(paper)
+            store.set_note(paper.id, f"note {n}: read § 3 & 50%\nsecond line [b]x[/b]")
+            store.tag(paper.id, ["zotero", f"group {n % 3}"])
+        marks = store.all(sort="title")
+    shown = [bundled_catalogue.get(b.paper_id) for b in marks]
+    kwargs = {"lookup": bundled_catalogue.get, "all_papers": bundled_catalogue.papers}
+    items = check_csl(shown, export(marks, "csljson", **kwargs))
+    entries = check_ris(shown, export(marks, "ris", **kwargs))
+    for bm, item, entry in zip(marks, items, entries, strict=True):
+        assert item["note"] == bm.note and item["keyword"] == ", ".join(bm.tags)
+        assert entry["notes"] == [bm.note.replace("\n", " / ")]
+        assert entry["keywords"] == list(bm.tags)
