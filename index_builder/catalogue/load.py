@@ -34,6 +34,7 @@ from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.papers import Catalogue
 from index_builder.model import SourceProblem
 from index_builder.sources.files import read_regular_file
+from index_builder.text import render_cache
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
@@ -72,7 +73,8 @@ def load_catalogue(
     if catalogue is None:
         if on_cold is not None:
             on_cold()
-        catalogue = _build(blobs, read_problems, fingerprint)
+        with render_cache.using(cache_dir):
+            catalogue = _build(blobs, read_problems, fingerprint)
         if cache_file is not None:
             cache.write_cache(cache_file, catalogue, signature)
     catalogue.loaded_sources = tuple(p for p in loaded if not _skipped(p, catalogue.problems))
