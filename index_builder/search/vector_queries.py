@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from index_builder.model import Hit, SearchResult
+from index_builder.model import Hit, Paper, SearchResult
 from index_builder.search.highlight import MatchTerms, spans
 from index_builder.search.schema import stem
 from index_builder.search.store import DAMAGED_NOTICE, IndexStore
@@ -100,9 +100,17 @@ class VectorQueries(IndexStore):
         return self.similar(paper_id, limit).hits
 
     def recommend(
-        self, bookmarked: Collection[str], dismissed: Collection[str] = (), limit: int = 20
+        self,
+        bookmarked: Collection[str],
+        dismissed: Collection[str] = (),
+        limit: int = 20,
+        *,
+        library: Collection[str] = (),
+        library_papers: Sequence[Paper] = (),
     ) -> Recommendation:
-        """Every paper not bookmarked or dismissed, ranked by a model of the bookmarks.
+        """Every paper not bookmarked, dismissed or in the library, ranked by a model of
+        the bookmarks and the library (``library``: catalogue ids of owned papers;
+        ``library_papers``: owned papers outside the catalogue, weighing less).
 
         Ids may be aliases; ids of papers not in the catalogue are ignored.
         """
@@ -110,10 +118,19 @@ class VectorQueries(IndexStore):
 
         started = time.perf_counter()
         positives = {self._by_id[b] for b in bookmarked if b in self._by_id}
-        if len(positives) < MIN_BOOKMARKS:
-            return Recommendation((), 0, (), needed=MIN_BOOKMARKS - len(positives))
+        owned = {self._by_id[b] for b in library if b in self._by_id} - positives
+        have = len(positives) + len(owned) + len(library_papers)
+        if have < MIN_BOOKMARKS:
+            return Recommendation((), 0, (), needed=MIN_BOOKMARKS - have)
         negatives = {self._by_id[d] for d in dismissed if d in self._by_id}
-        ranking = recommend(self._paper_vectors(), positives, negatives, max(limit, 0))
+        ranking = recommend(
+            self._paper_vectors(),
+            positives,
+            negatives,
+            max(limit, 0),
+            library_rows=owned,
+            library_papers=library_papers,
+        )
         hits = self._vector_hits([(r.row, r.score, r.words) for r in ranking.found])
         elapsed = (time.perf_counter() - started) * 1000
         return Recommendation(hits, ranking.total, ranking.explain, elapsed_ms=elapsed)

@@ -7,6 +7,12 @@ second model adds the first one's top :data:`FEEDBACK` papers as positives of ha
 weight (pseudo-relevance feedback): with single words instead of 1-2-grams, one model
 ranked a topic's papers 0.05 below arxiv-sanity-lite's on real arXiv papers, the two
 rank them as well or better (README, "For you"; ``tests/core/search/test_vectors_quality.py``).
+A library (papers the user owns, :data:`LIBRARY_WEIGHT`) adds positives of lesser
+weight: catalogue rows (``library_rows``, never recommended) and papers outside the
+catalogue (``library_papers``, vectorized in the catalogue's feature space and added
+to the rows the model is fitted on). :data:`MIN_BOOKMARKS` counts bookmarks and library
+together, so a library alone is enough.
+
 The explanation is the words with the largest weights of the model, real words. The
 SVM is scikit-learn's ``LinearSVC`` model fitted with scipy (:mod:`index_builder.vectors.svm`),
 so a query never imports scikit-learn.
@@ -14,15 +20,20 @@ so a query never imports scikit-learn.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from index_builder.vectors.similar import top_rows, weighty_words
 from index_builder.vectors.storage import PaperVectors
 
+if TYPE_CHECKING:
+    from index_builder.model import Paper
+
 MIN_BOOKMARKS = 3
-"""Fewer bookmarks than this and nothing is guessed."""
+"""Fewer bookmarks and library papers than this and nothing is guessed."""
+LIBRARY_WEIGHT = 0.5
+"""A library paper's weight as a positive (a bookmark's is 1)."""
 C = 0.01
 DISMISSED_WEIGHT = 3.0
 FEEDBACK = 10
@@ -54,33 +65,51 @@ def recommend(
     positives: Collection[int],
     negatives: Collection[int] = (),
     limit: int = 20,
+    *,
+    library_rows: Collection[int] = (),
+    library_papers: Sequence[Paper] = (),
 ) -> Ranking:
-    """Rank every row not in ``positives`` or ``negatives`` by a model of ``positives``.
+    """Rank every row not in ``positives``, ``negatives`` or ``library_rows`` by a model
+    of the positives (bookmarks), the library's rows and the ``library_papers``.
 
-    ``ValueError`` when fewer than :data:`MIN_BOOKMARKS` positives are given.
+    ``ValueError`` when they are fewer than :data:`MIN_BOOKMARKS` together.
     """
     import numpy as np
+    from scipy import sparse
 
     from index_builder.vectors.svm import fit
 
-    positive = sorted({r for r in positives if 0 <= r < vectors.rows})
-    if len(positive) < MIN_BOOKMARKS:
-        raise ValueError(f"at least {MIN_BOOKMARKS} bookmarks are needed")
-    negative = sorted({r for r in negatives if 0 <= r < vectors.rows} - set(positive))
-    labels = np.zeros(vectors.rows, dtype=np.int8)
+    n = vectors.rows
+    positive = sorted({r for r in positives if 0 <= r < n})
+    owned = sorted({r for r in library_rows if 0 <= r < n} - set(positive))
+    if len(positive) + len(owned) + len(library_papers) < MIN_BOOKMARKS:
+        raise ValueError(f"at least {MIN_BOOKMARKS} bookmarks or library papers are needed")
+    negative = sorted({r for r in negatives if 0 <= r < n} - set(positive) - set(owned))
+    extra = len(library_papers)
+    labels = np.zeros(n + extra, dtype=np.int8)
     labels[positive] = 1
-    candidates = np.ones(vectors.rows, dtype=bool)
+    labels[owned] = 1
+    labels[n:] = 1
+    candidates = np.ones(n, dtype=bool)
     candidates[positive] = False
     candidates[negative] = False
+    candidates[owned] = False
     total = int(candidates.sum())
     if total == 0 or not vectors.words:
         return Ranking((), total, ())
-    weights = np.ones(vectors.rows, dtype=np.float64)
+    weights = np.ones(n + extra, dtype=np.float64)
     weights[negative] = DISMISSED_WEIGHT
+    weights[owned] = LIBRARY_WEIGHT
+    weights[n:] = LIBRARY_WEIGHT
     matrix = vectors.matrix.astype(np.float64)  # once, not in every product
     transposed = vectors.transposed.astype(np.float64)
+    if extra:
+        from index_builder.vectors.tfidf import vectorize
+
+        matrix = sparse.vstack([matrix, vectorize(vectors, library_papers)], format="csr")
+        transposed = matrix.T.tocsr()
     coef, intercept = fit(matrix, labels, weights, C, transposed=transposed)
-    scores = matrix @ coef + intercept
+    scores = (matrix @ coef + intercept)[:n]
     feedback = top_rows(_shifted(scores, candidates), min(FEEDBACK, total // 4))
     if len(feedback):
         labels[feedback] = 1
@@ -88,14 +117,15 @@ def recommend(
         # Starts from the first model: the rows changed are few, a few steps reach it.
         start = np.append(coef, intercept)
         coef, intercept = fit(matrix, labels, weights, C, start, transposed)
-        scores = matrix @ coef + intercept
+        scores = (matrix @ coef + intercept)[:n]
     coef = coef.astype(np.float32)
     shifted = _shifted(scores, candidates)
     found = tuple(
         Ranked(int(r), float(scores[r]), weighty_words(vectors, int(r), coef, HIT_WORDS))
         for r in top_rows(shifted, limit)
     )
-    best = [int(i) for i in np.argsort(-coef, kind="stable")[:EXPLAIN_WORDS] if coef[i] > 0]
+    shown = np.where(vectors.authors, 0.0, coef)
+    best = [int(i) for i in np.argsort(-shown, kind="stable")[:EXPLAIN_WORDS] if shown[i] > 0]
     return Ranking(found, total, tuple(vectors.words[i] for i in best))
 
 

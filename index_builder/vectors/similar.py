@@ -48,11 +48,12 @@ def top_rows(scores: Any, limit: int) -> Any:
 
 
 def weighty_words(vectors: PaperVectors, row: int, weights: Any, count: int) -> tuple[str, ...]:
-    """The words of paper ``row`` whose value times ``weights`` (one per word) is highest."""
+    """The words of paper ``row`` whose value times ``weights`` (one per word) is highest
+    (words and word pairs: an author is never one)."""
     import numpy as np
 
     columns, values = vectors.by_paper.line(row)
-    products = values * weights[columns]
+    products = np.where(vectors.authors[columns], 0.0, values * weights[columns])
     keep = [i for i in np.argsort(-products, kind="stable")[:count] if products[i] > 0]
     return tuple(vectors.words[columns[i]] for i in keep)
 

@@ -1,16 +1,17 @@
 """The paper vectors' file in the index folder: one read, no parsing of arrays.
 
 ``vectors.bin`` is a line naming the format, the length of a JSON header (8 bytes, little
-endian), the header (the format's version, the matrix's shape, the words, the papers'
-ids, and where each array starts), then the sparse matrix's arrays, by paper and by
-word (:class:`PaperVectors`), as raw little endian bytes, each at an offset that is a
-multiple of 16. Reading it is one ``read`` of the file and ``numpy.frombuffer`` views,
-with numpy alone (the ``.npz`` archive it replaced needed scipy as well, and numpy
-decoded its words and ids one by one).
+endian), the header (the format's version, the matrix's shape, the features, the papers'
+ids, the analysis settings, and where each array starts), then the sparse matrix's
+arrays, by paper and by word (:class:`PaperVectors`), and each feature's idf, as raw
+little endian bytes, each at an offset that is a multiple of 16. Reading it is one
+``read`` of the file and ``numpy.frombuffer`` views, with numpy alone (the ``.npz``
+archive it replaced needed scipy as well, and numpy decoded its words and ids one by one).
 
-Every size, offset and index is checked against the header and the file's length, so a
-damaged file is a ``ValueError`` (the index is then rebuilt), never a wrong answer.
-The file is written to a temporary file that replaces it, as every index file.
+Every size, offset and index is checked against the header and the file's length, and
+every value must be finite, so a damaged file is a ``ValueError`` (the index is then
+rebuilt), never a wrong answer. The file is written to a temporary file that replaces
+it, as every index file.
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ import json
 import os
 import struct
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from index_builder.vectors.analysis import Analysis, is_author
+
 VECTORS_FILE = "vectors.bin"
-VECTORS_VERSION = 2
+VECTORS_VERSION = 3
 """Bump when what is computed or how it is stored changes: an index built with another
-version is rebuilt (version 1 was ``vectors.npz``)."""
+version is rebuilt (version 1 was ``vectors.npz``; 3 keeps the idf and the analysis)."""
 MAGIC = b"paperscope paper vectors\n"
 ALIGN = 16
 ARRAYS = (("values", "<f4"), ("at", "<i4"), ("start", "<i8"))
@@ -57,16 +60,23 @@ class PaperVectors:
 
     The matrix is kept twice, by paper (scipy's CSR arrays) and by word (CSC): a paper's
     similar papers are found from the papers of its words alone, with numpy only.
+    ``words`` are the features (words, word pairs, and authors, see
+    :func:`~index_builder.vectors.analysis.is_author`); ``idf`` their weights and
+    ``analysis`` the settings that made them, what vectorizing another paper needs.
     """
 
     by_paper: Compressed
     by_word: Compressed
     words: tuple[str, ...]
     ids: tuple[str, ...]
+    idf: Any
+    analysis: Analysis
 
     @classmethod
-    def from_matrix(cls, matrix: Any, words: Sequence[str], ids: Sequence[str]) -> PaperVectors:
-        """The vectors of a scipy sparse ``matrix``, papers by ``words``."""
+    def from_matrix(
+        cls, matrix: Any, words: Sequence[str], ids: Sequence[str], idf: Any, analysis: Analysis
+    ) -> PaperVectors:
+        """The vectors of a scipy sparse ``matrix``, papers by ``words`` of weights ``idf``."""
         import numpy as np
 
         rows, cols = matrix.tocsr(), matrix.tocsc()
@@ -76,7 +86,46 @@ class PaperVectors:
             Compressed(*(np.asarray(getattr(m, a), dtype=k) for a, k in _SCIPY))
             for m in (rows, cols)
         ]
-        return cls(part[0], part[1], tuple(words), tuple(ids))
+        weights = np.asarray(idf, dtype="<f4")
+        return cls(part[0], part[1], tuple(words), tuple(ids), weights, analysis)
+
+    def with_rows(self, changes: Mapping[str, Any], order: Sequence[str]) -> PaperVectors:
+        """These vectors with the rows of ``changes``' ids replaced or added (a 1-row
+        sparse matrix in this feature space, e.g. from ``tfidf.vectorize``) or removed
+        (``None``), the papers in the catalogue order ``order``; the features and idf
+        are kept (no refit). ``KeyError`` for an id of ``order`` with no row at all."""
+        import numpy as np
+        from scipy import sparse
+
+        row_of = {pid: i for i, pid in enumerate(self.ids)}
+        new: list[Any] = []
+        pick = []
+        for pid in order:
+            if changes.get(pid) is not None:
+                line = sparse.csr_matrix(changes[pid], dtype=np.float32)
+                if line.shape != (1, len(self.words)):
+                    raise ValueError(f"the row of {pid} is not one row of {len(self.words)}")
+                pick.append(self.rows + len(new))
+                new.append(line)
+            elif pid in changes or pid not in row_of:
+                raise KeyError(f"no row for {pid}")
+            else:
+                pick.append(row_of[pid])
+        every = sparse.vstack([self.matrix, *new], format="csr") if new else self.matrix
+        matrix = every[np.array(pick, dtype=np.int64)]
+        return PaperVectors.from_matrix(matrix, self.words, order, self.idf, self.analysis)
+
+    @cached_property
+    def authors(self) -> Any:
+        """Whether each feature is an author (a boolean array): never shown as a word."""
+        import numpy as np
+
+        return np.array([is_author(w) for w in self.words], dtype=bool)
+
+    @cached_property
+    def column(self) -> dict[str, int]:
+        """Each feature's column."""
+        return {w: i for i, w in enumerate(self.words)}
 
     @property
     def rows(self) -> int:
@@ -120,17 +169,22 @@ def _arrays(vectors: PaperVectors) -> list[tuple[str, str, Any]]:
         )
         for part in PARTS
         for field, kind in ARRAYS
-    ]
+    ] + [("idf", "<f4", np.ascontiguousarray(vectors.idf, "<f4"))]
 
 
 def save(vectors: PaperVectors, folder: Path) -> Path:
-    """Write ``vectors`` to ``folder``/``vectors.bin`` atomically (temp file, then replace)."""
+    """Write ``vectors`` to ``folder``/``vectors.bin`` atomically (temp file, then replace).
+
+    An index's folder holds a build marker with each file's CRC-32: a file saved there
+    outside a build must be recorded in the marker as well.
+    """
     arrays = _arrays(vectors)
     header: dict[str, Any] = {
         "version": VECTORS_VERSION,
         "shape": [vectors.rows, len(vectors.words)],
         "words": list(vectors.words),
         "ids": list(vectors.ids),
+        "analysis": vectors.analysis.to_json(),
     }
     # The offsets depend on the header's length, which depends on the offsets' digits:
     # reserve room for them by laying the arrays out after a header with room to spare.
@@ -205,9 +259,11 @@ def load(folder: Path) -> PaperVectors:
         rows, cols = (int(n) for n in header["shape"])
         words, ids = tuple(map(str, header["words"])), tuple(map(str, header["ids"]))
         places = [(str(a), str(b), int(c), int(d)) for a, b, c, d in header["arrays"]]
+        analysis = Analysis.from_json(header["analysis"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"the vectors file's header is not whole: {exc}") from exc
     expected = [(f"{part}.{field}", kind) for part in PARTS for field, kind in ARRAYS]
+    expected.append(("idf", "<f4"))
     if len(ids) != rows or len(words) != cols or len(places) != len(expected):
         raise ValueError("the vectors file does not match its own shape")
     arrays = []
@@ -217,7 +273,12 @@ def load(folder: Path) -> PaperVectors:
             raise ValueError("the vectors file's arrays are not where its header says")
         arrays.append(np.frombuffer(raw, dtype=kind, count=count, offset=offset))
     by_paper = _checked(Compressed(*arrays[:3]), rows, cols)
-    by_word = _checked(Compressed(*arrays[3:]), cols, rows)
-    if len(by_paper.values) != len(by_word.values):
+    by_word = _checked(Compressed(*arrays[3:6]), cols, rows)
+    idf = arrays[6]
+    if len(by_paper.values) != len(by_word.values) or len(idf) != cols:
         raise ValueError("the vectors file's two matrices differ")
-    return PaperVectors(by_paper, by_word, words, ids)
+    if not (np.isfinite(by_paper.values).all() and np.isfinite(by_word.values).all()):
+        raise ValueError("the vectors file holds a value that is not a number")
+    if not np.isfinite(idf).all():
+        raise ValueError("the vectors file holds an idf that is not a number")
+    return PaperVectors(by_paper, by_word, words, ids, idf, analysis)

@@ -36,6 +36,8 @@ def same(a: storage.PaperVectors, b: storage.PaperVectors) -> bool:
     return (
         a.words == b.words
         and a.ids == b.ids
+        and a.analysis == b.analysis
+        and np.array_equal(a.idf, b.idf)
         and all(
             np.array_equal(getattr(x, f), getattr(y, f))
             for x, y in arrays
@@ -72,7 +74,8 @@ def test_empty_vectors_round_trip(tmp_path: Path) -> None:
     from scipy import sparse
 
     nothing = sparse.csr_matrix((3, 0), dtype=np.float32)
-    empty = storage.PaperVectors.from_matrix(nothing, (), ("a", "b", "c"))
+    analysis = tfidf.default_analysis()
+    empty = storage.PaperVectors.from_matrix(nothing, (), ("a", "b", "c"), (), analysis)
     storage.save(empty, tmp_path)
     assert same(storage.load(tmp_path), empty)
 
@@ -137,6 +140,8 @@ def test_indices_outside_the_matrix_are_an_error(tmp_path: Path) -> None:
         ("by_word", "at", lambda a: a.__setitem__(2, -1)),
         ("by_paper", "start", lambda a: a.__setitem__(slice(3, 5), a[4:2:-1].copy())),
         ("by_word", "values", lambda a: a.resize(len(a) - 1, refcheck=False)),
+        ("by_paper", "values", lambda a: a.__setitem__(4, np.nan)),
+        ("by_word", "values", lambda a: a.__setitem__(11, np.inf)),
     ]:
         array = np.array(getattr(getattr(good, part), field))
         change(array)
@@ -145,3 +150,20 @@ def test_indices_outside_the_matrix_are_an_error(tmp_path: Path) -> None:
         )
         with pytest.raises(ValueError):
             storage.load(tmp_path)
+
+
+@pytest.mark.parametrize("bad", [np.nan, -np.inf])
+def test_an_idf_that_is_not_a_number_is_an_error(tmp_path: Path, bad: float) -> None:
+    idf = np.array(vectors().idf)
+    idf[5] = bad
+    storage.save(replace(vectors(), idf=idf), tmp_path)
+    with pytest.raises(ValueError, match="not a number"):
+        storage.load(tmp_path)
+
+
+@pytest.mark.parametrize("analysis", [{}, {"stop_words": 3}, "none"])
+def test_analysis_settings_not_whole_are_an_error(tmp_path: Path, analysis: object) -> None:
+    path = storage.save(vectors(), tmp_path)
+    rewrite_header(path, {"analysis": analysis})
+    with pytest.raises(ValueError):
+        storage.load(tmp_path)
