@@ -7,6 +7,7 @@ swaps it in (:mod:`indexfiles`), so a killed build never leaves a half-written i
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import shutil
 import struct
@@ -23,7 +24,7 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
-from index_builder.search import parallel
+from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
 from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
@@ -133,7 +134,13 @@ class IndexStore:
                 # A marker that is there but unreadable is damage, not a first build.
                 marker = self.index_dir / indexfiles.MARKER
                 damaged = marker.exists() and indexfiles.read_marker(self.index_dir) is None
-                self.build(progress)
+                with indexfiles.writer_lock(self.index_dir):
+                    if self.is_fresh():  # another process made it while we waited
+                        with contextlib.suppress(Exception):
+                            self._open()
+                            return None
+                    if damaged or not self._change_in_place():
+                        self._build(progress)
                 return DAMAGED_NOTICE if damaged else None
             try:
                 self._open()
@@ -144,6 +151,30 @@ class IndexStore:
 
     def build(self, progress: Progress | None = None) -> None:
         """Build the index from scratch in a temporary folder and swap it into place."""
+        with self._build_lock, indexfiles.writer_lock(self.index_dir):
+            self._build(progress)
+
+    def _change_in_place(self) -> bool:
+        """Write only the papers that changed (:mod:`~.in_place`); False when a full build
+        is due instead (or the index cannot be changed in place)."""
+        made = in_place.prepare(self.index_dir, self.papers, self._expected_marker())
+        if made is None:
+            return False
+        try:
+            self._swap(made)
+        finally:
+            shutil.rmtree(made, ignore_errors=True)
+        return True
+
+    def _swap(self, tmp: Path) -> None:
+        """Put the finished index in ``tmp`` in place and open it."""
+        with self._lock:
+            self._close()
+            indexfiles.swap_in(tmp, self.index_dir)
+            self._open()
+
+    def _build(self, progress: Progress | None) -> None:
+        """:meth:`build`, holding the locks."""
         with self._build_lock:
             indexfiles.clean_stale(self.index_dir)
             # Named before it exists and made inside the try: an interrupt (Ctrl+C) that
@@ -155,10 +186,7 @@ class IndexStore:
                     write_in_child(self.index_dir, tmp, self.papers, self.fingerprint, progress)
                 else:
                     self._write(tmp, progress)
-                with self._lock:
-                    self._close()
-                    indexfiles.swap_in(tmp, self.index_dir)
-                    self._open()
+                self._swap(tmp)
             finally:
                 if tmp.exists():
                     shutil.rmtree(tmp, ignore_errors=True)
@@ -185,13 +213,12 @@ class IndexStore:
         finally:
             ix.close()
         Vocabulary(dict(words)).save(folder)
+        in_place.save_manifest(folder, self.papers)
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         marker["vector_stats"] = vectors.stats
-        marker["files"] = indexfiles.file_sizes(folder)
-        marker["checksums"] = indexfiles.file_checksums(folder)
-        indexfiles.write_marker(folder, marker)
+        indexfiles.seal(folder, marker)
         if progress:
             progress(total, total)
 
@@ -225,20 +252,30 @@ class IndexStore:
             self._marker_checked = time.monotonic()
 
     def _map_docs(self, searcher: Any) -> None:
-        """Map document numbers to papers; built in paper order, so usually the identity."""
+        """Map document numbers to papers; built in paper order, so usually the identity.
+
+        An index changed in place holds its papers in another order, and deleted documents
+        (which never match): each stands for paper 0, never shown.
+        """
         reader = searcher.reader()
         count = reader.doc_count_all()
-        if count != len(self.papers):
+        if reader.doc_count() != len(self.papers):
             raise ValueError("index holds a different number of papers")
         probes = sorted({0, count // 2, count - 1}) if count else []
-        if all(reader.stored_fields(d).get("id") == self.papers[d].id for d in probes):
+        deletions = reader.has_deletions()
+        if not deletions and all(
+            reader.stored_fields(d).get("id") == self.papers[d].id for d in probes
+        ):
             self._doc_paper = list(range(count))
-        else:
-            ids = [fields.get("id", "") for fields in reader.all_stored_fields()]
-            if any(i not in self._by_id for i in ids):
+            self._paper_doc = {p: p for p in range(count)}
+            return
+        self._doc_paper, self._paper_doc = [0] * count, {}
+        for docnum, fields in reader.iter_docs():
+            paper = self._by_id.get(fields.get("id", ""))
+            if paper is None or paper in self._paper_doc:
                 raise ValueError("index holds papers that are not in the catalogue")
-            self._doc_paper = [self._by_id[i] for i in ids]
-        self._paper_doc = {p: d for d, p in enumerate(self._doc_paper)}
+            self._paper_doc[paper] = docnum
+            self._doc_paper[docnum] = paper
 
     def _close(self) -> None:
         with self._lock:
