@@ -39,6 +39,9 @@ class RenderCache:
         self.entries = entries or {}
         self.used: dict[bytes, Value] = {}
         self.hits = 0
+        self.keep_loaded = False
+        """Keep the loaded entries no call asked for (their texts' sources were served
+        already parsed, so they are still in use)."""
 
     def get(self, kind: str, raw: str, make: Callable[[str], _V]) -> _V:
         """``make(raw)``, from the cache when this ``kind`` of ``raw`` was made before."""
@@ -55,10 +58,9 @@ class RenderCache:
             self.used[key] = done
         return done  # type: ignore[return-value]  # one kind, one type: the key holds the kind
 
-    @property
-    def changed(self) -> bool:
-        """True when the used entries differ from the loaded ones."""
-        return self.used.keys() != self.entries.keys()
+    def kept(self) -> dict[bytes, Value]:
+        """The entries to write: those used, and the loaded ones when they are kept."""
+        return {**self.entries, **self.used} if self.keep_loaded else self.used
 
 
 _ACTIVE: ContextVar[RenderCache | None] = ContextVar("render_cache", default=None)
@@ -83,8 +85,9 @@ def using(folder: Path | None) -> Iterator[RenderCache]:
         yield cache
     finally:
         _ACTIVE.reset(token)
-    if folder is not None and cache.changed and len(cache.used) <= MAX_ENTRIES:
-        write_pickle(cache_file(folder), (_MAGIC, cache.used))
+    kept = cache.kept()
+    if folder is not None and kept.keys() != cache.entries.keys() and len(kept) <= MAX_ENTRIES:
+        write_pickle(cache_file(folder), (_MAGIC, kept))
 
 
 def _load(path: Path) -> dict[bytes, Value] | None:
