@@ -1,30 +1,30 @@
 """Changing an index in place: only the papers that changed are written again.
 
-Every index folder keeps a manifest (:data:`MANIFEST`): each paper's id, a digest of the
-document it was indexed as (:func:`~index_builder.search.documents.paper_doc`, which
-holds every field the vectors read too) and the combined text its vocabulary words came
-from. When the catalogue changes, :func:`changes_between` compares the new papers with
-the manifest; :func:`write_changes` then makes the new index in a build folder beside the
-old one: the old files hard-linked (Whoosh never rewrites a file it wrote; a commit
-writes a new segment and a new table of contents), the removed and changed documents
-deleted by id and the changed and added ones written through Whoosh's own writer
-(``delete_by_term``/``add_document``, one new segment, Whoosh's merge policy), the
-vocabulary counts moved by the words of those papers alone, and the vectors' rows of
-those papers computed with the stored vocabulary and weights (no refit). The caller
-writes the marker and swaps the folder in, as after a full build.
+Every index folder keeps a manifest (:data:`MANIFEST`): each paper's id, a digest of all
+its fields (so of every field that its document,
+:func:`~index_builder.search.documents.paper_doc`, and its vectors read) and the combined
+text its vocabulary words came from. When the catalogue changes, :func:`changes_between`
+compares the new papers with the manifest; :func:`write_changes` then makes the new
+index in a build folder beside the old one: the old files hard-linked (Whoosh never
+rewrites a file it wrote; a commit writes a new segment and a new table of contents),
+the removed and changed documents deleted by id and the changed and added ones written
+through Whoosh's own writer (``delete_by_term``/``add_document``, one new segment,
+Whoosh's merge policy), the vocabulary counts moved by the words of those papers alone,
+and the vectors' rows of those papers computed with the stored vocabulary and weights
+(no refit). :func:`prepare` seals the folder with its marker; the caller swaps it in,
+as after a full build.
 
 A full build is made instead (:func:`worth_it` says False) when more than
 :data:`REBUILD_SHARE` of the papers changed, or when deleted documents would make up
-more than that share of the index: each deleted document still counts in Whoosh's term
-statistics until its segment is merged, so scores drift from a fresh build's, and
-writing most papers one by one through Whoosh's writer costs more than the full build's
-own writer.
+more than that share of the index: writing most papers one by one through Whoosh's
+writer costs more than the full build's own writer, and deleted documents stay in the
+segment files (and in Whoosh's own statistics, which the scorer corrects) until Whoosh
+merges their segment, so an index mostly made of them is larger and slower to read.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import pickle
 import shutil
@@ -49,7 +49,7 @@ REBUILD_SHARE = 0.5
 """A change of more than this share of the papers (or an index with more than this share
 of deleted documents) is made by a full build."""
 Manifest = dict[str, tuple[bytes, str]]
-_MAGIC = "paperscope-index-papers v1"
+_MAGIC = "paperscope-index-papers v2"
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,14 @@ class Changes:
         return len(self.written) + len(self.removed)
 
 
+def digest(paper: Paper) -> bytes:
+    """A digest of every field of ``paper`` (its ``repr``: the same for equal papers)."""
+    return hashlib.blake2b(repr(paper).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 def entry(paper: Paper) -> tuple[bytes, str]:
-    """A paper's manifest entry: its document's digest and its combined text."""
-    doc = paper_doc(paper)
-    data = json.dumps(doc, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(data, digest_size=16).digest(), doc.get("text", "")
+    """A paper's manifest entry: its digest and the combined text its words come from."""
+    return digest(paper), paper_doc(paper).get("text", "")
 
 
 def save_manifest(folder: Path, papers: Sequence[Paper], known: Manifest | None = None) -> None:
@@ -96,13 +99,15 @@ def changes_between(manifest: Manifest, papers: Sequence[Paper]) -> tuple[Change
     written: list[Paper] = []
     removed: list[str] = []
     for paper in papers:
-        now = entry(paper)
-        current[paper.id] = now
         before = manifest.get(paper.id)
-        if before is None or before[0] != now[0]:
-            written.append(paper)
-            if before is not None:
-                removed.append(paper.id)
+        now = digest(paper)
+        if before is not None and before[0] == now:
+            current[paper.id] = before
+            continue
+        current[paper.id] = entry(paper)
+        written.append(paper)
+        if before is not None:
+            removed.append(paper.id)
     removed += [pid for pid in manifest if pid not in current]
     return Changes(tuple(written), tuple(removed)), current
 
