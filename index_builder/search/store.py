@@ -26,6 +26,7 @@ from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
+from index_builder.search.doc_map import doc_map
 from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
@@ -230,7 +231,8 @@ class IndexStore:
             ix = whoosh_index.open_dir(str(self.index_dir))
             try:
                 searcher = ix.searcher(weighting=BM25F())
-                self._map_docs(searcher)
+                reader = searcher.reader()
+                self._doc_paper, self._paper_doc = doc_map(reader, self.papers, self._by_id)
                 marker = indexfiles.read_marker(self.index_dir) or {}
                 if marker.get("doc_count") != len(self.papers):
                     raise ValueError("the build marker disagrees with the index")
@@ -250,32 +252,6 @@ class IndexStore:
             self._ranks = Ranks(self.papers, self._doc_paper)
             self._opened_marker = indexfiles.read_marker(self.index_dir)
             self._marker_checked = time.monotonic()
-
-    def _map_docs(self, searcher: Any) -> None:
-        """Map document numbers to papers; built in paper order, so usually the identity.
-
-        An index changed in place holds its papers in another order, and deleted documents
-        (which never match): each stands for paper 0, never shown.
-        """
-        reader = searcher.reader()
-        count = reader.doc_count_all()
-        if reader.doc_count() != len(self.papers):
-            raise ValueError("index holds a different number of papers")
-        probes = sorted({0, count // 2, count - 1}) if count else []
-        deletions = reader.has_deletions()
-        if not deletions and all(
-            reader.stored_fields(d).get("id") == self.papers[d].id for d in probes
-        ):
-            self._doc_paper = list(range(count))
-            self._paper_doc = {p: p for p in range(count)}
-            return
-        self._doc_paper, self._paper_doc = [0] * count, {}
-        for docnum, fields in reader.iter_docs():
-            paper = self._by_id.get(fields.get("id", ""))
-            if paper is None or paper in self._paper_doc:
-                raise ValueError("index holds papers that are not in the catalogue")
-            self._paper_doc[paper] = docnum
-            self._doc_paper[docnum] = paper
 
     def _close(self) -> None:
         with self._lock:
