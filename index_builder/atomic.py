@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import pickle
 import re
 import stat
 import tempfile
@@ -73,6 +74,26 @@ def write_atomic(path: Path, text: str) -> Path:
         with _in_progress_lock:
             _in_progress.discard(tmp)
     return target
+
+
+def write_pickle(path: Path, value: object) -> bool:
+    """Pickle ``value`` to a cache file atomically; False (not an error) when it cannot be.
+
+    For caches only: a cache that cannot be written is rebuilt next time.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return False
+    return True
 
 
 def remove_temps() -> None:

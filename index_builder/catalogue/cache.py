@@ -13,10 +13,10 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from index_builder.atomic import write_pickle
 from index_builder.catalogue.papers import Catalogue
 
 HEAD_SIZE = 100
@@ -97,16 +97,4 @@ def _write_head(cache_file: Path, catalogue: Catalogue, signature: Signature) ->
 
 def _write(path: Path, value: object) -> bool:
     """Pickle ``value`` atomically; a cache that cannot be written is not an error (False)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".catalogue-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return False
-    return True
+    return write_pickle(path, value)

@@ -12,7 +12,10 @@ reported as a :class:`SourceProblem` and skipped; the rest loads.
 
 The fingerprint is a SHA-256 over :data:`CATALOGUE_VERSION`, the venues the user declared
 (:func:`index_builder.venues.declared_digest`) and each source's resolved path and bytes.
-With a ``cache_dir`` the built catalogue is pickled to
+With a ``cache_dir``, each source's parsed records are kept by its bytes
+(:mod:`~index_builder.catalogue.source_cache`: a change of one source reads that source
+alone) and rendered texts by their raw text (:mod:`~index_builder.text.render_cache`);
+the built catalogue is pickled to
 ``catalogue-v{CATALOGUE_VERSION}.pickle`` and reused while the fingerprint
 matches; a cache that cannot be read is ignored and rebuilt. Beside it,
 ``catalogue-v{CATALOGUE_VERSION}.head.pickle`` holds the first :data:`HEAD_SIZE` papers
@@ -33,8 +36,10 @@ from index_builder import venues
 from index_builder.catalogue import cache
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.papers import Catalogue
+from index_builder.catalogue.source_cache import SourceCache
 from index_builder.model import SourceProblem
 from index_builder.sources.files import read_regular_file
+from index_builder.text import render_cache
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
@@ -73,7 +78,15 @@ def load_catalogue(
     if catalogue is None:
         if on_cold is not None:
             on_cold()
-        catalogue = _build(blobs, read_problems, fingerprint)
+        parsed = (
+            SourceCache(cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle") if cache_dir else None
+        )
+        with render_cache.using(cache_dir) as rendered:
+            catalogue = _build(blobs, read_problems, fingerprint, parsed)
+            # Texts of the sources served parsed were not asked for: they stay cached.
+            rendered.keep_loaded = parsed is not None and parsed.hits > 0
+        if parsed is not None:
+            parsed.save()
         if cache_file is not None:
             cache.write_cache(cache_file, catalogue, signature)
     catalogue.loaded_sources = tuple(p for p in loaded if not _skipped(p, catalogue.problems))
@@ -116,7 +129,10 @@ def _skipped(path: Path, problems: Sequence[SourceProblem]) -> bool:
 
 
 def _build(
-    blobs: Sequence[tuple[Path, bytes]], read_problems: Sequence[SourceProblem], fingerprint: str
+    blobs: Sequence[tuple[Path, bytes]],
+    read_problems: Sequence[SourceProblem],
+    fingerprint: str,
+    parsed_before: SourceCache | None = None,
 ) -> Catalogue:
     """Parse every readable file (in a canonical order) and merge them."""
     # Imported here: a warm load from the cache needs neither the readers nor
@@ -131,11 +147,15 @@ def _build(
     parsed: list[SourceData] = []
     ordered = sorted(blobs, key=lambda b: (b[0].name, hashlib.sha256(b[1]).hexdigest()))
     for path, data in ordered:
-        try:
-            result = read_source(path, data)
-        except SourceError as exc:
-            problems.append(SourceProblem(str(path), str(exc)))
-            continue
+        result = parsed_before.get(path, data) if parsed_before is not None else None
+        if result is None:
+            try:
+                result = read_source(path, data)
+            except SourceError as exc:
+                problems.append(SourceProblem(str(path), str(exc)))
+                continue
+            if parsed_before is not None:
+                parsed_before.put(path, data, result)
         problems.extend(result.problems)
         parsed.append(result)
     problems.extend(without_gone_joins(parsed))

@@ -1,7 +1,8 @@
 """Search: the Whoosh index and everything that answers a query.
 
 ``engine`` (:class:`SearchIndex`, the one entry point) and ``request`` (one search as it
-answers it), ``store`` (build, open, swap and rebuild the index), ``segment``, ``blocks``
+answers it), ``store`` (build, open, swap and rebuild the index), ``in_place`` (change only the
+papers that changed) and ``doc_map`` (document numbers to papers), ``segment``, ``blocks``
 and ``parallel`` (writing it whole, on two cores), ``builder`` and ``build_child`` (a build
 in a child process the app can kill), ``folder`` (the build marker and temporary folders),
 ``schema`` and ``documents`` (what the index holds), ``words`` (re-exports the tokenizer

@@ -7,11 +7,14 @@ complete index or no index (never a half-written one that looks complete).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import secrets
 import shutil
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,28 @@ def write_marker(folder: Path, data: dict[str, Any]) -> None:
     tmp = folder / f".{MARKER}.tmp"
     tmp.write_text(json.dumps(data, indent=2, sort_keys=True), encoding="utf-8")
     os.replace(tmp, folder / MARKER)
+
+
+def seal(folder: Path, marker: dict[str, Any]) -> None:
+    """Write ``marker`` with the sizes and CRC-32s of every index file: the build is done."""
+    marker["files"] = file_sizes(folder)
+    marker["checksums"] = file_checksums(folder)
+    write_marker(folder, marker)
+
+
+@contextlib.contextmanager
+def writer_lock(index_dir: Path) -> Iterator[None]:
+    """Hold the index's writer lock while building or changing it: a second process waits
+    for the first. The lock is an ``flock`` on the folder that holds the index (no file
+    to leave behind); the kernel lets go of a process that dies, so a killed writer never
+    blocks the next one."""
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(index_dir.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def temp_dir_for(index_dir: Path) -> Path:

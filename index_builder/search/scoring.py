@@ -15,6 +15,7 @@ codec's blocks is :mod:`~index_builder.search.postings`'s; this module is the al
 from __future__ import annotations
 
 import heapq
+import math
 from array import array
 from itertools import compress, repeat
 from operator import le
@@ -70,6 +71,11 @@ class FastScorer:
         self.searcher = searcher
         self.reader = searcher.reader()
         self.doc_count = self.reader.doc_count_all()
+        # An index changed in place keeps deleted documents until Whoosh merges them;
+        # they are left out of every statistic (see _statistics).
+        self.deletions = self.reader.has_deletions()
+        self.live = list(self.reader.all_doc_ids()) if self.deletions else range(self.doc_count)
+        self._live_lengths: dict[str, float] = {}
         self._terms: Kept[tuple[array[int], array[float]]] = Kept(cache_postings)
         self._scores: Kept[Scores] = Kept(cache_scores)
         self._lengths: dict[str, bytes] = {}
@@ -124,7 +130,7 @@ class FastScorer:
         if isinstance(q, Q.Every):
             if q.fieldname or q.boost != 1.0:
                 raise Unsupported("every with a field")
-            return dict.fromkeys(range(self.doc_count), 1.0)
+            return dict.fromkeys(self.live, 1.0)
         if isinstance(q, Q.And) and type(q) is Q.And:
             return self._and(q.subqueries)
         if isinstance(q, Q.Or | PreloadedOr) and type(q) in (Q.Or, PreloadedOr):
@@ -170,7 +176,7 @@ class FastScorer:
     def _not(self, q: Any) -> Scores:
         """Every document the child misses, each with the inverse matcher's weight."""
         excluded, weight = self._eval(q.query), float(q.boost)
-        return {d: weight for d in range(self.doc_count) if d not in excluded}
+        return {d: weight for d in self.live if d not in excluded}
 
     def _phrase(self, field: str, words: list[str]) -> Scores:
         """Documents with ``words`` at consecutive positions, scored as Whoosh scores them.
@@ -237,8 +243,7 @@ class FastScorer:
         weighting = self.searcher.weighting
         B = weighting._field_B.get(field, weighting.B)
         K1 = weighting.K1
-        idf = self.searcher.idf(field, text)
-        avgfl = self.searcher.avg_field_length(field) or 1
+        idf, avgfl = self._statistics(field, text, len(ids))
         lengths = self._field_lengths(field)
         table = LENGTH_OF_BYTE
         # whoosh.scoring.bm25, written out with the same operations in the same order.
@@ -249,6 +254,28 @@ class FastScorer:
                 for d, tf in zip(ids, weights, strict=True)
             ],
         )
+
+    def _statistics(self, field: str, text: str, found: int) -> tuple[float, float]:
+        """A term's idf and its field's average length, as Whoosh computes them.
+
+        Whoosh counts deleted documents in both until their segment is merged; here they
+        are left out (``found`` is the term's live documents), so an index changed in
+        place scores as a fresh build of the same papers: the average length is exact but
+        for the deleted documents' lengths, known only as Whoosh's one-byte encoding.
+        """
+        if not self.deletions:
+            return self.searcher.idf(field, text), self.searcher.avg_field_length(field) or 1
+        live = len(self.live)
+        idf = math.log(live / (found + 1)) + 1  # whoosh.scoring.WeightingModel.idf
+        avgfl = self._live_lengths.get(field)
+        if avgfl is None:
+            lengths = self._field_lengths(field)
+            deleted = set(range(self.doc_count)).difference(self.live)
+            # LENGTH_OF_BYTE stands 1 for an empty field: only real lengths are taken off.
+            gone = sum(LENGTH_OF_BYTE[lengths[d]] for d in deleted if lengths[d])
+            total = self.searcher.field_length(field) - gone
+            avgfl = self._live_lengths[field] = total / (live or 1) or 1
+        return idf, avgfl
 
     def _field_lengths(self, field: str) -> bytes:
         """One length byte per document (:func:`~index_builder.search.postings.field_lengths`)."""

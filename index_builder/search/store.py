@@ -7,6 +7,7 @@ swaps it in (:mod:`indexfiles`), so a killed build never leaves a half-written i
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import shutil
 import struct
@@ -23,8 +24,9 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
-from index_builder.search import parallel
+from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
+from index_builder.search.doc_map import doc_map
 from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
@@ -135,7 +137,13 @@ class IndexStore:
                 # A marker that is there but unreadable is damage, not a first build.
                 marker = self.index_dir / indexfiles.MARKER
                 damaged = marker.exists() and indexfiles.read_marker(self.index_dir) is None
-                self.build(progress)
+                with indexfiles.writer_lock(self.index_dir):
+                    if self.is_fresh():  # another process made it while we waited
+                        with contextlib.suppress(Exception):
+                            self._open()
+                            return None
+                    if damaged or not self._change_in_place():
+                        self._build(progress)
                 return DAMAGED_NOTICE if damaged else None
             try:
                 self._open()
@@ -146,6 +154,30 @@ class IndexStore:
 
     def build(self, progress: Progress | None = None) -> None:
         """Build the index from scratch in a temporary folder and swap it into place."""
+        with self._build_lock, indexfiles.writer_lock(self.index_dir):
+            self._build(progress)
+
+    def _change_in_place(self) -> bool:
+        """Write only the papers that changed (:mod:`~.in_place`); False when a full build
+        is due instead (or the index cannot be changed in place)."""
+        made = in_place.prepare(self.index_dir, self.papers, self._expected_marker())
+        if made is None:
+            return False
+        try:
+            self._swap(made)
+        finally:
+            shutil.rmtree(made, ignore_errors=True)
+        return True
+
+    def _swap(self, tmp: Path) -> None:
+        """Put the finished index in ``tmp`` in place and open it."""
+        with self._lock:
+            self._close()
+            indexfiles.swap_in(tmp, self.index_dir)
+            self._open()
+
+    def _build(self, progress: Progress | None) -> None:
+        """:meth:`build`, holding the locks."""
         with self._build_lock:
             indexfiles.clean_stale(self.index_dir)
             # Named before it exists and made inside the try: an interrupt (Ctrl+C) that
@@ -157,10 +189,7 @@ class IndexStore:
                     write_in_child(self.index_dir, tmp, self.papers, self.fingerprint, progress)
                 else:
                     self._write(tmp, progress)
-                with self._lock:
-                    self._close()
-                    indexfiles.swap_in(tmp, self.index_dir)
-                    self._open()
+                self._swap(tmp)
             except OSError as exc:  # a full disk, say: named in one line, errno kept
                 raise OSError(exc.errno, f"cannot write the search index in {self.index_dir}: "
                               f"{exc.strerror or exc}") from exc  # fmt: skip
@@ -190,13 +219,12 @@ class IndexStore:
         finally:
             ix.close()
         Vocabulary(dict(words)).save(folder)
+        in_place.save_manifest(folder, self.papers)
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         marker["vector_stats"] = vectors.stats
-        marker["files"] = indexfiles.file_sizes(folder)
-        marker["checksums"] = indexfiles.file_checksums(folder)
-        indexfiles.write_marker(folder, marker)
+        indexfiles.seal(folder, marker)
         if progress:
             progress(total, total)
 
@@ -208,7 +236,8 @@ class IndexStore:
             ix = whoosh_index.open_dir(str(self.index_dir))
             try:
                 searcher = ix.searcher(weighting=BM25F())
-                self._map_docs(searcher)
+                reader = searcher.reader()
+                self._doc_paper, self._paper_doc = doc_map(reader, self.papers, self._by_id)
                 marker = indexfiles.read_marker(self.index_dir) or {}
                 if marker.get("doc_count") != len(self.papers):
                     raise ValueError("the build marker disagrees with the index")
@@ -228,22 +257,6 @@ class IndexStore:
             self._ranks = Ranks(self.papers, self._doc_paper)
             self._opened_marker = indexfiles.read_marker(self.index_dir)
             self._marker_checked = time.monotonic()
-
-    def _map_docs(self, searcher: Any) -> None:
-        """Map document numbers to papers; built in paper order, so usually the identity."""
-        reader = searcher.reader()
-        count = reader.doc_count_all()
-        if count != len(self.papers):
-            raise ValueError("index holds a different number of papers")
-        probes = sorted({0, count // 2, count - 1}) if count else []
-        if all(reader.stored_fields(d).get("id") == self.papers[d].id for d in probes):
-            self._doc_paper = list(range(count))
-        else:
-            ids = [fields.get("id", "") for fields in reader.all_stored_fields()]
-            if any(i not in self._by_id for i in ids):
-                raise ValueError("index holds papers that are not in the catalogue")
-            self._doc_paper = [self._by_id[i] for i in ids]
-        self._paper_doc = {p: d for d, p in enumerate(self._doc_paper)}
 
     def _close(self) -> None:
         with self._lock:

@@ -37,8 +37,7 @@ _SUB = dict(
         strict=True,
     )
 )
-# Macros whose argument is text even inside math.
-_TEXT_MACROS = [
+TEXT_MACROS = [
     "text",
     "textrm",
     "textit",
@@ -54,8 +53,9 @@ _TEXT_MACROS = [
     "mbox",
     "hbox",
 ]
-# Macros that only change the look of their argument.
-_PLAIN_MACROS = "mathrm mathit mathbf mathsf mathtt boldsymbol bm operatorname underline uline"
+"""Macros whose argument is text even inside math."""
+PLAIN_MACROS = "mathrm mathit mathbf mathsf mathtt boldsymbol bm operatorname underline uline"
+"""Macros that only change the look of their argument."""
 _SILENT_MACROS = (
     "xspace noindent relax protect ignorespaces displaystyle textstyle scriptstyle left right "
     "big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr limits nolimits"
@@ -113,8 +113,8 @@ def _cite(node: Any, l2tobj: Any) -> str:
 def _contexts() -> tuple[Any, Any]:
     walker_db = _walker_db()
     db = _l2t_db()
-    macros = [MacroTextSpec(name, simplify_repl=_as_text) for name in _TEXT_MACROS]
-    macros += [MacroTextSpec(name, discard=False) for name in _PLAIN_MACROS.split()]
+    macros = [MacroTextSpec(name, simplify_repl=_as_text) for name in TEXT_MACROS]
+    macros += [MacroTextSpec(name, discard=False) for name in PLAIN_MACROS.split()]
     macros += [MacroTextSpec(name, simplify_repl="") for name in _SILENT_MACROS.split()]
     macros += [MacroTextSpec(name, simplify_repl=char) for name, char in _SYMBOLS.items()]
     macros += [
@@ -242,6 +242,12 @@ def _renderer() -> _Renderer:
     return renderer
 
 
+def takes_argument(name: str) -> bool:
+    """True when pylatexenc reads a mandatory argument after the macro ``\\name``."""
+    spec = _renderer().walker_db.get_macro_spec(name)
+    return "{" in (getattr(getattr(spec, "args_parser", None), "argspec", None) or "")
+
+
 def latex_text(source: str) -> str:
     """Render a text-mode LaTeX fragment (may raise; callers fall back)."""
     return _renderer().render(source, math=False)
@@ -253,7 +259,7 @@ def latex_math(source: str) -> str:
 
 
 _FORMAT_NAMES = frozenset(
-    _TEXT_MACROS + _PLAIN_MACROS.split() + _SILENT_MACROS.split() + ["mathcal", "mathbb"]
+    TEXT_MACROS + PLAIN_MACROS.split() + _SILENT_MACROS.split() + ["mathcal", "mathbb"]
 )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from index_builder.text import latex, links
+from index_builder.text import latex, links, prepass, render_cache
 from index_builder.text.safe import fold, safe
 
 __all__ = ["extract_code_urls", "extract_urls", "fold", "render", "safe"]
@@ -44,7 +44,16 @@ pylatexenc costs tens of microseconds a character, so a 1 MB abstract took 20 s 
 
 
 def render(raw: str) -> str:
-    """Readable Unicode for a title or abstract written in LaTeX/Markdown."""
+    """Readable Unicode for a title or abstract written in LaTeX/Markdown.
+
+    Inside :func:`~index_builder.text.render_cache.using`, a text rendered before is
+    served from the cache.
+    """
+    cache = render_cache.active()
+    return _render(raw) if cache is None else cache.get("render", raw, _render)
+
+
+def _render(raw: str) -> str:
     try:
         text = _PH.sub("", raw.replace("\r\n", "\n").replace("\r", "\n"))
         if not _FAST.search(text):
@@ -102,7 +111,7 @@ def _paragraph(text: str) -> str:
     if not _NEEDS_LATEX.search(text):
         return _squeeze(pieces.restore(text))
     text = re.sub(r"(?<!\\)\$", r"\\$", text)
-    return _squeeze(pieces.restore(_checked(text, latex.latex_text)))
+    return _squeeze(pieces.restore(_checked(text, prepass.text)))
 
 
 def _math(source: str) -> str:
@@ -187,5 +196,13 @@ def extract_urls(raw: str) -> tuple[str, ...]:
 
 
 def extract_code_urls(raw: str) -> tuple[str, ...]:
-    """The links of `raw` that point at code: GitHub, GitLab, Hugging Face, ..."""
+    """The links of `raw` that point at code: GitHub, GitLab, Hugging Face, ...
+
+    Served from the render cache inside :func:`~index_builder.text.render_cache.using`.
+    """
+    cache = render_cache.active()
+    return _code_urls(raw) if cache is None else cache.get("code", raw, _code_urls)
+
+
+def _code_urls(raw: str) -> tuple[str, ...]:
     return tuple(url for url in extract_urls(raw) if links.is_code_url(url))

@@ -2,7 +2,8 @@
 
 The app runs on a real home with the real table and a list of three bundled abstracts (one
 joins by itself, one stays on its own with a right hint, one without); the join is written
-to the data folder's ``joins.jsonl`` and the rebuilt papers are swapped in.
+to the data folder's ``joins.jsonl`` and the new papers are swapped in, the index changed
+in place (the joined paper and the abstract alone written, no rebuild).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.widgets import OptionList
 
 from index_builder.model import Paper
 from index_builder.paths import Paths
+from index_builder.search.folder import read_marker
 from index_builder.sources.records import abstract_id
 from tests.helpers.catalogue_data import (
     JOINED_ABSTRACT,
@@ -99,6 +101,8 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert paper is not None and paper.authors and LONE_ABSTRACT in paper.aliases
         await settle(pilot)
         assert "Xuyang Chen" in rendered_text(screen.view.query_one("#paper-body"))
+        # No rebuild: the paper is written again and the lone abstract deleted, in place.
+        assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
 
         await pilot.press("J")
         dialog = await shown(pilot, JoinDialog)
@@ -106,6 +110,14 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         await pilot.press("y")
         assert await until(pilot, lambda: current_id(screen) == LONE_ABSTRACT, 180)
         assert not joins.exists()
+        await settle(pilot)
+        assert changed_in_place(tmp_path) == {"written": 2, "removed": 1}
+
+
+def changed_in_place(home: Path) -> object:
+    """What the last change of the home's index wrote in place (absent after a full build)."""
+    marker = read_marker(home / "cache" / "index") or {}
+    return marker.get("changed_in_place")
 
 
 async def test_unjoined_lists_the_lone_abstracts_and_a_join_from_it_stays_on_top(

@@ -124,7 +124,7 @@ def join_in_worker(
         app.call_from_thread(app.notify, said, title="Join", severity="error")
         return
     app.call_from_thread(show_paper, target)
-    app.call_from_thread(app.notify, f"{done}: rebuilding the index…", title="Join")
+    app.call_from_thread(app.notify, f"{done}: updating the index…", title="Join")
     swap_in_fresh(
         app, fresh, catalogue, cancel, adopt=adopt, show_state=show_state, swap_in=swap_in
     )

@@ -1,0 +1,76 @@
+"""Each source parsed once: what reading a file gave, kept by the file's path and bytes.
+
+When one source changes (a line of ``joins.jsonl``, a stored feed, a ``--source`` file),
+the catalogue is merged again from every source, but only the changed file is read and
+rendered again: the others' :class:`~index_builder.sources.types.SourceData` come from
+this cache (``sources-v{CATALOGUE_VERSION}.pickle`` in the cache folder), each stored as
+its own pickle so that the merge can never change a cached copy. Entries of files no
+longer read are dropped when the file is written (atomically, after a build); a damaged
+file is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from index_builder.atomic import write_pickle
+
+if TYPE_CHECKING:
+    from index_builder.sources.types import SourceData
+
+_MAGIC = "paperscope-parsed-sources"
+
+
+class SourceCache:
+    """Parsed sources by (resolved path, SHA-256 of the bytes); see the module notes."""
+
+    def __init__(self, file: Path | None) -> None:
+        self.file = file
+        self.entries = _load(file) if file is not None else {}
+        self.used: dict[tuple[str, str], bytes] = {}
+        self.hits = 0
+
+    def get(self, path: Path, data: bytes) -> SourceData | None:
+        """The parsed source for ``path`` holding ``data``, if it was parsed before."""
+        key = _key(path, data)
+        stored = self.entries.get(key)
+        if stored is None:
+            return None
+        try:
+            parsed: SourceData = pickle.loads(stored)
+        except Exception:  # a damaged entry: the file is read again
+            return None
+        self.used[key] = stored
+        self.hits += 1
+        return parsed
+
+    def put(self, path: Path, data: bytes, parsed: SourceData) -> None:
+        """Keep what reading ``path`` gave (a copy, before anything else touches it)."""
+        self.used[_key(path, data)] = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def save(self) -> None:
+        """Write the entries this build used (when they changed)."""
+        if self.file is not None and self.used.keys() != self.entries.keys():
+            write_pickle(self.file, (_MAGIC, self.used))
+
+
+def _key(path: Path, data: bytes) -> tuple[str, str]:
+    try:
+        where = str(path.resolve())
+    except (OSError, RuntimeError):
+        where = str(path)
+    return where, hashlib.sha256(data).hexdigest()
+
+
+def _load(file: Path) -> dict[tuple[str, str], bytes]:
+    try:
+        with file.open("rb") as handle:
+            magic, entries = pickle.load(handle)
+    except Exception:  # missing or damaged: every source is read
+        return {}
+    if magic != _MAGIC or not isinstance(entries, dict):
+        return {}
+    return entries

@@ -1,0 +1,225 @@
+"""Changing an index in place: only the papers that changed are written again.
+
+Every index folder keeps a manifest (:data:`MANIFEST`): each paper's id, a digest of all
+its fields (so of every field that its document,
+:func:`~index_builder.search.documents.paper_doc`, and its vectors read) and the combined
+text its vocabulary words came from. When the catalogue changes, :func:`changes_between`
+compares the new papers with the manifest; :func:`write_changes` then makes the new
+index in a build folder beside the old one: the old files hard-linked (Whoosh never
+rewrites a file it wrote; a commit writes a new segment and a new table of contents),
+the removed and changed documents deleted by id and the changed and added ones written
+through Whoosh's own writer (``delete_by_term``/``add_document``, one new segment,
+Whoosh's merge policy), the vocabulary counts moved by the words of those papers alone,
+and the vectors' rows of those papers computed with the stored vocabulary and weights
+(no refit). :func:`prepare` seals the folder with its marker; the caller swaps it in,
+as after a full build.
+
+A full build is made instead (:func:`worth_it` says False) when more than
+:data:`REBUILD_SHARE` of the papers changed, or when deleted documents would make up
+more than that share of the index: writing most papers one by one through Whoosh's
+writer costs more than the full build's own writer, and deleted documents stay in the
+segment files (and in Whoosh's own statistics, which the scorer corrects) until Whoosh
+merges their segment, so an index mostly made of them is larger and slower to read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+
+from index_builder.atomic import write_pickle
+from index_builder.model import Paper
+from index_builder.search import folder as indexfiles
+from index_builder.search.documents import paper_doc
+from index_builder.search.vocabulary import Vocabulary
+from index_builder.search.words import words
+
+MANIFEST = "paperscope-papers.pickle"
+REBUILD_SHARE = 0.5
+"""A change of more than this share of the papers (or an index with more than this share
+of deleted documents) is made by a full build."""
+Manifest = dict[str, tuple[bytes, str]]
+_MAGIC = "paperscope-index-papers v2"
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What differs between an index's papers and a catalogue's."""
+
+    written: tuple[Paper, ...]
+    """Papers added or changed: written again (the changed ones deleted first)."""
+    removed: tuple[str, ...]
+    """Ids of papers indexed before that are no longer in the catalogue, or changed."""
+
+    def __len__(self) -> int:
+        return len(self.written) + len(self.removed)
+
+
+def digest(paper: Paper) -> bytes:
+    """A digest of every field of ``paper`` (its ``repr``: the same for equal papers)."""
+    return hashlib.blake2b(repr(paper).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def entry(paper: Paper) -> tuple[bytes, str]:
+    """A paper's manifest entry: its digest and the combined text its words come from."""
+    return digest(paper), paper_doc(paper).get("text", "")
+
+
+def save_manifest(folder: Path, papers: Sequence[Paper], known: Manifest | None = None) -> None:
+    """Write the manifest of ``papers`` (entries of ``known`` reused by id) into ``folder``."""
+    known = known or {}
+    manifest = {p.id: known.get(p.id) or entry(p) for p in papers}
+    if not write_pickle(folder / MANIFEST, (_MAGIC, manifest)):
+        raise OSError(f"cannot write {folder / MANIFEST}")
+
+
+def load_manifest(folder: Path) -> Manifest | None:
+    """The manifest in ``folder``; ``None`` when missing or unreadable (then: full build)."""
+    try:
+        with (folder / MANIFEST).open("rb") as handle:
+            magic, manifest = pickle.load(handle)
+    except Exception:  # no manifest (an older index) or a damaged one: a full build
+        return None
+    return manifest if magic == _MAGIC and isinstance(manifest, dict) else None
+
+
+def changes_between(manifest: Manifest, papers: Sequence[Paper]) -> tuple[Changes, Manifest]:
+    """The changes from ``manifest`` to ``papers``, and the new manifest's entries."""
+    current: Manifest = {}
+    written: list[Paper] = []
+    removed: list[str] = []
+    for paper in papers:
+        before = manifest.get(paper.id)
+        now = digest(paper)
+        if before is not None and before[0] == now:
+            current[paper.id] = before
+            continue
+        current[paper.id] = entry(paper)
+        written.append(paper)
+        if before is not None:
+            removed.append(paper.id)
+    removed += [pid for pid in manifest if pid not in current]
+    return Changes(tuple(written), tuple(removed)), current
+
+
+def worth_it(changes: Changes, papers: int, deleted: int) -> bool:
+    """True when writing ``changes`` in place beats a full build (see the module notes)."""
+    limit = REBUILD_SHARE * max(papers, 1)
+    return len(changes.written) <= limit and deleted + len(changes.removed) <= limit
+
+
+def link_files(source: Path, target: Path) -> None:
+    """Every file of ``source`` into ``target`` (hard links; copies where links fail)."""
+    for path in source.iterdir():
+        if path.is_file() and not path.name.endswith("LOCK"):
+            try:
+                os.link(path, target / path.name)
+            except OSError:
+                shutil.copy2(path, target / path.name)
+
+
+def deleted_count(folder: Path) -> int:
+    """How many deleted documents the index in ``folder`` still holds."""
+    ix = whoosh_index.open_dir(str(folder))
+    try:
+        return int(ix.doc_count_all() - ix.doc_count())
+    finally:
+        ix.close()
+
+
+def prepare(index_dir: Path, papers: Sequence[Paper], expected: dict[str, Any]) -> Path | None:
+    """A build folder holding the index of ``papers`` made from the one in ``index_dir``
+    by writing only what changed, its marker written; ``None`` when a full build is due:
+    the index was made by another schema, analysis, library or vectors version, fails its
+    checks, has no manifest, or too much changed (:func:`worth_it`)."""
+    marker = indexfiles.read_marker(index_dir)
+    if marker is None or any(marker.get(k) != v for k, v in expected.items() if k != "fingerprint"):
+        return None
+    if not indexfiles.checksums_match(index_dir, marker.get("checksums")):
+        return None
+    manifest = load_manifest(index_dir)
+    if manifest is None:
+        return None
+    changes, current = changes_between(manifest, papers)
+    tmp = indexfiles.temp_dir_for(index_dir)
+    try:
+        if not worth_it(changes, len(papers), deleted_count(index_dir)):
+            return None
+        indexfiles.make_temp_dir(tmp)
+        write_changes(index_dir, tmp, papers, changes, current)
+        sealed = dict(expected, doc_count=len(papers), vector_stats=marker.get("vector_stats"))
+        sealed["built_at"] = marker.get("built_at")
+        sealed["changed_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        sealed["changed_in_place"] = {
+            "written": len(changes.written),
+            "removed": len(changes.removed),
+        }
+        indexfiles.seal(tmp, sealed)
+    except Exception:  # anything unexpected in the old index: the full build decides
+        shutil.rmtree(tmp, ignore_errors=True)
+        return None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+def write_changes(
+    old: Path, folder: Path, papers: Sequence[Paper], changes: Changes, manifest: Manifest
+) -> None:
+    """Make in ``folder`` the index of ``papers`` from the one in ``old`` (see the module)."""
+    link_files(old, folder)
+    before = load_manifest(old) or {}
+    ix = whoosh_index.open_dir(str(folder))
+    try:
+        writer = ix.writer(procs=1, timeout=10.0, compound=False)
+        try:
+            for pid in changes.removed:
+                writer.delete_by_term("id", pid)
+            for paper in changes.written:
+                writer.add_document(**paper_doc(paper))
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+    finally:
+        ix.close()
+    # Each side file is replaced by rename (never written through the old file's link).
+    _move_vocabulary(old, folder, changes, before, manifest)
+    _move_vectors(old, folder, papers, changes)
+    save_manifest(folder, papers, manifest)
+
+
+def _move_vocabulary(
+    old: Path, folder: Path, changes: Changes, before: Manifest, after: Manifest
+) -> None:
+    """The old vocabulary, less the removed papers' words, plus the written papers'."""
+    counts: Counter[str] = Counter(Vocabulary.load(old).freq)
+    for pid in changes.removed:
+        counts.subtract(set(words(before[pid][1])) if pid in before else ())
+    for paper in changes.written:
+        counts.update(set(words(after[paper.id][1])))
+    Vocabulary({w: n for w, n in counts.items() if n > 0}).save(folder)
+
+
+def _move_vectors(old: Path, folder: Path, papers: Sequence[Paper], changes: Changes) -> None:
+    """The stored vectors with the written papers' rows computed again and the removed gone."""
+    from index_builder.vectors.storage import load, save
+    from index_builder.vectors.tfidf import vectorize
+
+    vectors = load(old)
+    rows: dict[str, Any] = dict.fromkeys(changes.removed)
+    if changes.written:
+        matrix = vectorize(vectors, changes.written)
+        rows.update({p.id: matrix[i] for i, p in enumerate(changes.written)})
+    save(vectors.with_rows(rows, [p.id for p in papers]), folder)

@@ -1,0 +1,70 @@
+"""A change of one source reads that source alone; the catalogue is the one built from scratch.
+
+On a copy of the analysis fixture (a table, abstract lists, JSON and BibTeX records) in a
+real cache folder: one abstract list is edited, the catalogue is loaded again, and only
+that file goes through the readers; the papers equal a build without any cache.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import index_builder.sources.reading as reading
+from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
+from tests.core.test_analysis_versions import sources
+
+
+@pytest.fixture
+def copied(tmp_path: Path) -> list[Path]:
+    """The fixture's sources copied into ``tmp_path/src``."""
+    folder = tmp_path / "src"
+    folder.mkdir()
+    for path in sources():
+        shutil.copy(path, folder / path.name)
+    return sorted(folder.iterdir())
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files that went through the readers."""
+    seen: list[str] = []
+    original = reading.read_source
+
+    def counting(path: Path, data: bytes) -> object:
+        seen.append(path.name)
+        return original(path, data)
+
+    monkeypatch.setattr(reading, "read_source", counting)
+    return seen
+
+
+def test_a_changed_source_is_the_only_one_read(
+    copied: list[Path], tmp_path: Path, reads: list[str]
+) -> None:
+    cache_dir = tmp_path / "cache"
+    load_catalogue(copied, cache_dir=cache_dir)
+    assert len(reads) == len(copied)
+    changed = next(p for p in copied if p.suffix == ".txt")
+    text = changed.read_text(encoding="utf-8")
+    changed.write_text(text.replace("the", "the very", 1), encoding="utf-8")
+    reads.clear()
+    again = load_catalogue(copied, cache_dir=cache_dir)
+    assert reads == [changed.name]
+    reads.clear()
+    assert again.papers == load_catalogue(copied).papers
+    assert again.problems == load_catalogue(copied).problems
+
+
+@pytest.mark.parametrize("garbage", [b"", b"junk", b"\x80\x05K"])
+def test_a_damaged_source_cache_is_ignored(
+    copied: list[Path], tmp_path: Path, reads: list[str], garbage: bytes
+) -> None:
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle").write_bytes(garbage)
+    built = load_catalogue(copied, cache_dir=cache_dir)
+    assert len(reads) == len(copied)
+    assert built.papers == load_catalogue(copied).papers

@@ -1,0 +1,78 @@
+"""Render once: a catalogue rebuilt from changed sources renders only the texts it never saw.
+
+Built on the analysis fixture (LaTeX and Markdown titles, abstracts, BibTeX and JSON
+records) with a real cache folder: the second build of the same texts renders nothing,
+gives the same papers, and a damaged cache file is ignored and written anew.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from index_builder.catalogue.load import load_catalogue
+from index_builder.text import render, render_cache
+from tests.core.test_analysis_versions import sources
+
+
+def _build(cache_dir: Path) -> list[object]:
+    """A cold catalogue build (its own pickle removed) with the render cache in ``cache_dir``."""
+    for old in cache_dir.glob("catalogue-*"):
+        old.unlink()
+    return list(load_catalogue(sources(), cache_dir=cache_dir).papers)
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text actually rendered (not served from the cache)."""
+    seen: list[str] = []
+    original = render._render
+
+    def counting(raw: str) -> str:
+        seen.append(raw)
+        return original(raw)
+
+    monkeypatch.setattr(render, "_render", counting)
+    return seen
+
+
+def test_a_second_build_renders_nothing_and_changes_nothing(
+    tmp_path: Path, renders: list[str]
+) -> None:
+    first = _build(tmp_path)
+    assert len(renders) >= 100 and render_cache.cache_file(tmp_path).is_file()
+    renders.clear()
+    assert _build(tmp_path) == first
+    assert renders == []
+    assert list(load_catalogue(sources()).papers) == first  # no cache at all: the same papers
+
+
+@pytest.mark.parametrize("garbage", [b"", b"junk", pickle.dumps({"a": 1}), b"\x80\x05K"])
+def test_a_damaged_cache_is_ignored_and_rebuilt(
+    tmp_path: Path, renders: list[str], garbage: bytes
+) -> None:
+    expected = list(load_catalogue(sources()).papers)
+    render_cache.cache_file(tmp_path).write_bytes(garbage)
+    renders.clear()
+    assert _build(tmp_path) == expected and renders
+    renders.clear()
+    assert _build(tmp_path) == expected and renders == []
+
+
+def test_entries_no_paper_uses_are_dropped(tmp_path: Path) -> None:
+    _build(tmp_path)
+    everything = render_cache._load(render_cache.cache_file(tmp_path))
+    assert everything
+    some = [p for p in sources() if p.suffix != ".txt"]
+    # Sources served already parsed keep their texts' entries: here every one is read.
+    for parsed in tmp_path.glob("sources-*.pickle"):
+        parsed.unlink()
+    load_catalogue(some, cache_dir=tmp_path)
+    kept = render_cache._load(render_cache.cache_file(tmp_path))
+    assert kept and set(kept) < set(everything)
+
+
+def test_the_cache_file_is_named_for_the_renderer_version(tmp_path: Path) -> None:
+    assert render_cache.cache_file(tmp_path).name == f"render-v{render_cache.RENDER_VERSION}.pickle"
