@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index_builder.atomic import write_pickle
+from index_builder.venues import declared_digest
 
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
@@ -58,11 +59,15 @@ class SourceCache:
 
 
 def _key(path: Path, data: bytes) -> tuple[str, str]:
+    """The file's resolved path, and a digest of its bytes and of the declared venues (a
+    feed's records are read as the venue the config declares for its file name)."""
     try:
         where = str(path.resolve())
     except (OSError, RuntimeError):
         where = str(path)
-    return where, hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(data)
+    digest.update(declared_digest().encode())
+    return where, digest.hexdigest()
 
 
 def _load(file: Path) -> dict[tuple[str, str], bytes]:

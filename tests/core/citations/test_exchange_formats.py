@@ -138,7 +138,9 @@ def test_hard_cases_pass_the_readers_with_names_split_as_cited() -> None:
     person = split_name("David Van Valen")
     assert items[4]["author"] == [{"family": person.family, "given": " ".join(person.given)}]
     assert entries[4]["authors"] == [f"{person.family}, {' '.join(person.given)}"]
-    assert f"author = {{{person.family}, " in cite(HARD[4], "bibtex")
+    # BibTeX braces a family name of several words ({Van Valen}) so it is not split again.
+    family = f"{{{person.family}}}" if " " in person.family else person.family
+    assert f"author = {{{family}, " in cite(HARD[4], "bibtex")
     assert items[4]["DOI"] == entries[4]["doi"] == "10.1000/xyz123"
     assert items[4]["event-title"] == "Some Workshop 2024" and items[4]["issued"]
 

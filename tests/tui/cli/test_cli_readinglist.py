@@ -16,6 +16,7 @@ from index_builder.model import Paper
 from index_builder.paths import Paths
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
+from index_builder.text.safe import safe
 from index_builder.times import paper_events, parse_time
 from tui.cli import reading_list as cli_readinglist
 from tui.shared.context import Context
@@ -142,7 +143,8 @@ def test_hostile_title_is_inert_on_the_terminal(
     assert "\x1b" not in out and "\x07" not in out
     rl(ctx, "list", "--json")
     raw = capsys.readouterr().out
-    assert "\x1b" not in raw and json.loads(raw)[0]["title"] == PAPERS[2].title
+    # Stored titles are outside text too: made safe as they are read back (issue 36.1).
+    assert "\x1b" not in raw and json.loads(raw)[0]["title"] == safe(PAPERS[2].title)
 
 
 def test_orphan_is_listed_exported_and_removable(
