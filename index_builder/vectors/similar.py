@@ -15,6 +15,10 @@ from index_builder.vectors.storage import PaperVectors
 
 SHARED_WORDS = 6
 """How many shared words are kept per neighbour (the highlighted ones)."""
+EXPAND = 0
+"""Pseudo-relevance feedback: the paper's nearest this many papers are added to it."""
+EXPAND_WEIGHT = 0.5
+"""Their weight together against the paper's own (1)."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,19 @@ def cosines(vectors: PaperVectors, row: int) -> Any:
     return np.bincount(vectors.by_word.at[entries], weights=weights, minlength=vectors.rows)
 
 
-def neighbours(vectors: PaperVectors, row: int, limit: int = 10) -> Neighbours:
-    """The ``limit`` papers nearest to paper ``row`` (never itself), with their shared words."""
+def neighbours(
+    vectors: PaperVectors,
+    row: int,
+    limit: int = 10,
+    expand: int = EXPAND,
+    weight: float = EXPAND_WEIGHT,
+) -> Neighbours:
+    """The ``limit`` papers nearest to paper ``row`` (never itself), with their shared words.
+
+    With ``expand``, the paper's ``expand`` nearest papers are added to it (weighing
+    ``weight`` together) and the papers nearest to that are found: a cosine is linear
+    in the query, so that is the paper's cosines plus theirs, weighed.
+    """
     import numpy as np
 
     if not 0 <= row < vectors.rows or not vectors.words:
@@ -84,6 +99,11 @@ def neighbours(vectors: PaperVectors, row: int, limit: int = 10) -> Neighbours:
     scores = cosines(vectors, row)
     scores[row] = 0.0
     total = int((scores > 0).sum())
+    if expand > 0:
+        near = top_rows(scores, expand)
+        if len(near):
+            scores = scores + sum(cosines(vectors, int(r)) for r in near) * (weight / len(near))
+            scores[row] = 0.0
     query = np.zeros(len(vectors.words), dtype=np.float32)
     columns, values = vectors.by_paper.line(row)
     query[columns] = values
