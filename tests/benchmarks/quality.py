@@ -18,6 +18,8 @@ The probes and bookmark sets are drawn once (seeded) and split in two halves: ``
 (the settings were chosen on it) and ``held-out`` (the figures reported). Each line
 gives the mean precision, the ratio to the anchor's, and a 95 % bootstrap interval of
 that ratio (2,000 resamplings of the probes). ``--half tune`` measures the other half.
+``--cost 0,7000,50000`` times the vectors instead (fit, file size, similar, recommend) on
+the bundled catalogue and on :func:`tests.benchmarks.similarity.corpus`'s papers.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def variants() -> dict[str, tuple[Analysis, int]]:
         "pairs+authors+prf5": (pairs, 5),
         "pairs+authors+prf10": (pairs, 10),
         "words+authors+prf5": (replace(words, author_weight=0.5), 5),
+        "pairs+authors+prf3": (pairs, 3),
+        "pairs+authors+bm25tf+prf5": (replace(pairs, tf="bm25"), 5),
         "default": (base, EXPAND),
     }
 
@@ -196,6 +200,44 @@ def library(data: Labelled, analysis: Analysis, draws: int) -> list[str]:
     return [line(f"library P@20 ({len(ours)} libraries)", ours, theirs)]
 
 
+def cost(size: int) -> str:
+    """What the vectors cost at ``size`` papers (0: the bundled catalogue): the fit, the
+    file, and the median ``similar`` and ``recommend`` (8 bookmarks) times."""
+    from index_builder.vectors.storage import load, save
+    from tests.benchmarks.similarity import corpus
+
+    if size:
+        papers = corpus(size)
+    else:
+        from index_builder.catalogue.load import load_catalogue
+        from index_builder.paths import bundled_sources
+
+        papers = load_catalogue(bundled_sources()).papers
+    started = time.perf_counter()
+    vectors = tfidf.compute(papers)
+    fitted = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as tmp:
+        megabytes = save(vectors, Path(tmp)).stat().st_size / 1e6
+        vectors = load(Path(tmp))
+    rng = random.Random(5)
+    rows = list(range(len(papers)))
+    similar, recommended = [], []
+    for r in rng.sample(rows, 200):
+        started = time.perf_counter()
+        neighbours(vectors, r, 10)
+        similar.append((time.perf_counter() - started) * 1000)
+    for _ in range(21):
+        marked = rng.sample(rows, 8)
+        started = time.perf_counter()
+        recommend(vectors, marked, limit=20)
+        recommended.append((time.perf_counter() - started) * 1000)
+    return (
+        f"{len(papers)} papers: fit {fitted:.2f} s, {len(vectors.words)} features, "
+        f"vectors.bin {megabytes:.1f} MB, similar median {statistics.median(similar):.2f} ms, "
+        f"recommend median {statistics.median(recommended[1:]):.0f} ms"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print each variant's figures on the chosen half."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -203,7 +245,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="default", help="comma-separated, or 'all'")
     parser.add_argument("--library", type=int, default=0, help="library draws per category")
     parser.add_argument("--anchor-cache", help=argparse.SUPPRESS)
+    parser.add_argument("--cost", help="sizes to time instead (0: the bundled catalogue)")
     args = parser.parse_args(argv)
+    if args.cost:
+        for size in args.cost.split(","):
+            print(cost(int(size)), flush=True)
+        return 0
     data = arxiv_papers()
     known = variants()
     names = list(known) if args.variants == "all" else args.variants.split(",")
