@@ -1,4 +1,5 @@
-"""TF-IDF vectors of papers (words of the title and abstract, and the authors as people).
+"""TF-IDF vectors of papers (words and word pairs of the title and abstract, and the
+authors as people).
 
 The weighting is arxiv-sanity-lite's (sublinear tf, smooth idf, ``max_df`` 0.1,
 ``min_df`` 5, 20,000 word features, rows of unit length), with ``min_df``/``max_df``
@@ -7,6 +8,7 @@ authors as one feature each, weighed apart (:mod:`index_builder.vectors.analysis
 vocabulary, the idf and the settings are stored with the vectors, so :func:`vectorize`
 gives a paper that is not in the catalogue (a library entry) its row in the same space,
 with numpy and scipy alone: the catalogue's rows are computed by the same function.
+What won and what lost is in ``docs/discovery.md`` (``tests/benchmarks/quality.py``).
 
 They are stored in the index folder by :mod:`index_builder.vectors.storage`.
 """
