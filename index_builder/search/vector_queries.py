@@ -71,12 +71,14 @@ class VectorQueries(IndexStore):
     def _vector_hits(self, found: Sequence[tuple[int, float, Sequence[str]]]) -> tuple[Hit, ...]:
         """Hits of ``(row, score, words)``, highlighting every hit's words in each.
 
-        The vectors' words are whole words (not stems), matched exactly. One set of
+        The vectors' words are whole words or word pairs (not stems), matched exactly. One set of
         words for all the hits (compiled once: one per hit cost 10 ms a list); a word
         highlighted in a hit is still one it shares with the paper (or one the
         recommendation weighs), since each listed word is.
         """
-        terms = MatchTerms(exact={w for _, _, words in found for w in words}, surface=set())
+        # A word pair ("language model") is highlighted as its two words.
+        exact = {part for _, _, words in found for w in words for part in w.split()}
+        terms = MatchTerms(exact=exact, surface=set())
         marks = partial(spans, terms=terms, stem=stem)
         return tuple(
             Hit(self.papers[row], score, spans(self.papers[row].title, terms, stem), marks)

@@ -40,10 +40,17 @@ class Analysis:
     stop_words: tuple[str, ...]
     pairs: bool = False
     """Word pairs (2-grams) as well as words."""
-    sublinear: bool = True
-    """A term's weight grows with the log of its count (1 + ln count)."""
+    tf: str = "log"
+    """How a term's count weighs: ``log`` (1 + ln count), ``bm25`` (saturating at
+    ``tf_k`` + 1: count (k + 1) / (count + k)) or ``raw``."""
+    tf_k: float = 1.2
+    idf: str = "smooth"
+    """``smooth`` (ln((1 + n) / (1 + df)) + 1, scikit-learn's) or ``bm25``
+    (ln(1 + (n - df + 0.5) / (df + 0.5)))."""
     author_weight: float = 0.0
     """The authors' part of a row over the words' part (both unit length first)."""
+    max_features: int = 20_000
+    """Word features kept at most (those in most papers); authors are not counted."""
     token_pattern: str = TOKEN_PATTERN
 
     def to_json(self) -> dict[str, Any]:
@@ -59,8 +66,11 @@ class Analysis:
             return cls(
                 stop_words=tuple(str(w) for w in data["stop_words"]),
                 pairs=bool(data["pairs"]),
-                sublinear=bool(data["sublinear"]),
+                tf=str(data["tf"]),
+                tf_k=float(data["tf_k"]),
+                idf=str(data["idf"]),
                 author_weight=float(data["author_weight"]),
+                max_features=int(data["max_features"]),
                 token_pattern=str(data["token_pattern"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
@@ -93,10 +103,11 @@ def is_author(feature: str) -> bool:
 
 
 def author_features(authors: Iterable[str]) -> list[str]:
-    """One feature per author: the whole name folded, spaces made single."""
+    """One feature per author: the whole name folded, spaces made single. A name of one
+    word (``Wang``, as some sources list a person) tells no one apart: not a feature."""
     out = []
     for name in authors:
         folded = " ".join(fold(name).replace(".", ". ").split())
-        if folded:
+        if " " in folded:
             out.append(AUTHOR_MARK + folded)
     return list(dict.fromkeys(out))

@@ -4,9 +4,9 @@ The bookmarked papers are the positives and every other paper a negative; a pape
 user dismissed counts as a negative :data:`DISMISSED_WEIGHT` times. ``class_weight`` is
 balanced (a few positives against thousands) and ``C`` is arxiv-sanity-lite's 0.01. A
 second model adds the first one's top :data:`FEEDBACK` papers as positives of half
-weight (pseudo-relevance feedback): with single words instead of 1-2-grams, one model
-ranked a topic's papers 0.05 below arxiv-sanity-lite's on real arXiv papers, the two
-rank them as well or better (README, "For you"; ``tests/core/search/test_vectors_quality.py``).
+weight (pseudo-relevance feedback). Over words and word pairs the two rank a topic's
+papers at least as well as arxiv-sanity-lite's one model (``docs/discovery.md``,
+``tests/benchmarks/quality.py``, ``tests/core/search/test_vectors_quality.py``).
 A library (papers the user owns, :data:`LIBRARY_WEIGHT`) adds positives of lesser
 weight: catalogue rows (``library_rows``, never recommended) and papers outside the
 catalogue (``library_papers``, vectorized in the catalogue's feature space and added

@@ -15,6 +15,12 @@ from index_builder.vectors.storage import PaperVectors
 
 SHARED_WORDS = 6
 """How many shared words are kept per neighbour (the highlighted ones)."""
+EXPAND = 3
+"""Pseudo-relevance feedback: the paper's nearest this many papers are added to it."""
+EXPAND_WEIGHT = 0.5
+"""Their weight together against the paper's own (1)."""
+POOL = 200
+"""The papers the feedback re-ranks: the paper's nearest by its own words."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,16 @@ def weighty_words(vectors: PaperVectors, row: int, weights: Any, count: int) -> 
     return tuple(vectors.words[columns[i]] for i in keep)
 
 
+def _entries(start: Any, lines: Any) -> tuple[Any, Any]:
+    """Where the entries of ``lines`` (of a matrix compressed with ``start``) are, and each
+    entry's line (its place in ``lines``): every line's range, joined without a loop."""
+    import numpy as np
+
+    begins, lengths = start[lines], start[lines + 1] - start[lines]
+    shift = np.repeat(begins - np.cumsum(lengths) + lengths, lengths)
+    return shift + np.arange(int(lengths.sum())), np.repeat(np.arange(len(lines)), lengths)
+
+
 def cosines(vectors: PaperVectors, row: int) -> Any:
     """Every paper's cosine with paper ``row``: the papers of its words, weighed, summed.
 
@@ -66,17 +82,49 @@ def cosines(vectors: PaperVectors, row: int) -> Any:
     import numpy as np
 
     columns, values = vectors.by_paper.line(row)
-    start = vectors.by_word.start
-    begins, lengths = start[columns], start[columns + 1] - start[columns]
-    # Every entry of those words' lines: each line's range, joined without a Python loop.
-    shift = np.repeat(begins - np.cumsum(lengths) + lengths, lengths)
-    entries = shift + np.arange(int(lengths.sum()))
-    weights = vectors.by_word.values[entries] * np.repeat(values, lengths)
+    entries, line = _entries(vectors.by_word.start, columns)
+    weights = vectors.by_word.values[entries] * values[line]
     return np.bincount(vectors.by_word.at[entries], weights=weights, minlength=vectors.rows)
 
 
-def neighbours(vectors: PaperVectors, row: int, limit: int = 10) -> Neighbours:
-    """The ``limit`` papers nearest to paper ``row`` (never itself), with their shared words."""
+def expanded(vectors: PaperVectors, scores: Any, expand: int, weight: float) -> Any:
+    """``scores`` (cosines with a paper) plus, weighed ``weight`` together, the cosines
+    with its ``expand`` nearest papers, for its :data:`POOL` nearest (others 0).
+
+    A cosine is linear in the query, so this ranks by the paper and its nearest papers
+    together (pseudo-relevance feedback), at the cost of products with the pool alone.
+    """
+    import numpy as np
+
+    near, pool = top_rows(scores, expand), top_rows(scores, POOL)
+    out = np.zeros_like(scores)
+    if not len(near):
+        return out
+    entries, line = _entries(vectors.by_paper.start, pool)
+    at, values = vectors.by_paper.at[entries], vectors.by_paper.values[entries]
+    dense = np.zeros(len(vectors.words), dtype=np.float64)
+    extra = np.zeros(len(pool), dtype=np.float64)
+    for r in near:
+        columns, weights = vectors.by_paper.line(int(r))
+        dense[columns] = weights
+        extra += np.bincount(line, weights=dense[at] * values, minlength=len(pool))
+        dense[columns] = 0.0
+    out[pool] = scores[pool] + extra * (weight / len(near))
+    return out
+
+
+def neighbours(
+    vectors: PaperVectors,
+    row: int,
+    limit: int = 10,
+    expand: int = EXPAND,
+    weight: float = EXPAND_WEIGHT,
+) -> Neighbours:
+    """The ``limit`` papers nearest to paper ``row`` (never itself), with their shared words.
+
+    With ``expand``, the paper's ``expand`` nearest papers are added to it (weighing
+    ``weight`` together) and its :data:`POOL` nearest papers re-ranked (:func:`expanded`).
+    """
     import numpy as np
 
     if not 0 <= row < vectors.rows or not vectors.words:
@@ -84,6 +132,8 @@ def neighbours(vectors: PaperVectors, row: int, limit: int = 10) -> Neighbours:
     scores = cosines(vectors, row)
     scores[row] = 0.0
     total = int((scores > 0).sum())
+    if expand > 0:
+        scores = expanded(vectors, scores, expand, weight)
     query = np.zeros(len(vectors.words), dtype=np.float32)
     columns, values = vectors.by_paper.line(row)
     query[columns] = values

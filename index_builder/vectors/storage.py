@@ -29,9 +29,10 @@ from typing import Any
 from index_builder.vectors.analysis import Analysis, is_author
 
 VECTORS_FILE = "vectors.bin"
-VECTORS_VERSION = 3
+VECTORS_VERSION = 4
 """Bump when what is computed or how it is stored changes: an index built with another
-version is rebuilt (version 1 was ``vectors.npz``; 3 keeps the idf and the analysis)."""
+version is rebuilt (version 1 was ``vectors.npz``; 3 keeps the idf and the analysis; 4
+adds word pairs and authors as people)."""
 MAGIC = b"paperscope paper vectors\n"
 ALIGN = 16
 ARRAYS = (("values", "<f4"), ("at", "<i4"), ("start", "<i8"))

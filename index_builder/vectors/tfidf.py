@@ -1,4 +1,5 @@
-"""TF-IDF vectors of papers (words of the title and abstract, and the authors as people).
+"""TF-IDF vectors of papers (words and word pairs of the title and abstract, and the
+authors as people).
 
 The weighting is arxiv-sanity-lite's (sublinear tf, smooth idf, ``max_df`` 0.1,
 ``min_df`` 5, 20,000 word features, rows of unit length), with ``min_df``/``max_df``
@@ -7,6 +8,7 @@ authors as one feature each, weighed apart (:mod:`index_builder.vectors.analysis
 vocabulary, the idf and the settings are stored with the vectors, so :func:`vectorize`
 gives a paper that is not in the catalogue (a library entry) its row in the same space,
 with numpy and scipy alone: the catalogue's rows are computed by the same function.
+What won and what lost is in ``docs/discovery.md`` (``tests/benchmarks/quality.py``).
 
 They are stored in the index folder by :mod:`index_builder.vectors.storage`.
 """
@@ -14,7 +16,7 @@ They are stored in the index folder by :mod:`index_builder.vectors.storage`.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,13 +26,11 @@ from index_builder.vectors.storage import PaperVectors
 if TYPE_CHECKING:
     from index_builder.model import Paper
 
-MAX_FEATURES = 20_000
-"""Word features kept at most (the most frequent); authors are not counted in it."""
 AUTHOR_MIN_DF = 2
 """An author on one paper alone links nothing: not a feature."""
-AUTHOR_WEIGHT = 0.5
-"""The authors' part of a row against the words' (a fifth of a row's squared length)."""
-PAIRS = False
+AUTHOR_WEIGHT = 0.35
+"""The authors' part of a row against the words' (a ninth of its squared length)."""
+PAIRS = True
 
 
 def settings(count: int, with_abstract: int) -> tuple[int, float]:
@@ -53,7 +53,7 @@ def default_analysis() -> Analysis:
     """The analysis a build uses (scikit-learn's English stop words, imported here only)."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    return Analysis(tuple(sorted(ENGLISH_STOP_WORDS)), PAIRS, True, AUTHOR_WEIGHT)
+    return Analysis(tuple(sorted(ENGLISH_STOP_WORDS)), PAIRS, author_weight=AUTHOR_WEIGHT)
 
 
 def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperVectors:
@@ -62,67 +62,75 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
 
     analysis = analysis or default_analysis()
     ids = tuple(p.id for p in papers)
-    counted = [_counted(analysis, p) for p in papers]
+    vocabulary: dict[str, int] = {}
+    counts = _counts(analysis, papers, vocabulary, grow=True)
+    terms = list(vocabulary)
+    df = np.bincount(counts.indices, minlength=len(terms))
     min_df, max_df = settings(len(papers), sum(1 for p in papers if p.abstract))
-    df: Counter[str] = Counter()
-    for terms in counted:
-        df.update(terms.keys())
-    most = max_df * len(papers)
-    words = [t for t, n in df.items() if not is_author(t) and min_df <= n <= most]
-    if len(words) > MAX_FEATURES:
-        words = sorted(words, key=lambda t: (-df[t], t))[:MAX_FEATURES]
-    authors = [t for t, n in df.items() if is_author(t) and n >= AUTHOR_MIN_DF]
-    features = tuple(sorted(words + authors))
+    author = np.array([is_author(t) for t in terms], dtype=bool)
+    kept = np.flatnonzero(~author & (df >= min_df) & (df <= max_df * len(papers)))
+    if len(kept) > analysis.max_features:
+        by_df = sorted(kept.tolist(), key=lambda i: (-df[i], terms[i]))
+        kept = np.array(by_df[: analysis.max_features], dtype=np.int64)
+    kept = np.concatenate([kept, np.flatnonzero(author & (df >= AUTHOR_MIN_DF))])
+    order = sorted(kept.tolist(), key=terms.__getitem__)
+    features = tuple(terms[i] for i in order)
     n = len(papers)
-    idf = np.array([math.log((1 + n) / (1 + df[t])) + 1.0 for t in features], np.float32)
-    column = {t: i for i, t in enumerate(features)}
-    matrix = _weighed(_counts(counted, column), idf, analysis, features)
+    idf = np.array([_idf(analysis, n, int(df[i])) for i in order], np.float32)
+    matrix = _weighed(counts[:, order], idf, analysis, features)
     return PaperVectors.from_matrix(matrix, features, ids, idf, analysis)
 
 
 def vectorize(vectors: PaperVectors, papers: Sequence[Paper]) -> Any:
     """Rows for ``papers`` in the stored feature space, unit length (or empty), as a
     ``scipy.sparse.csr_matrix`` of float32: a catalogue paper's row is its stored one."""
-    counted = [_counted(vectors.analysis, p) for p in papers]
-    counts = _counts(counted, vectors.column)
+    counts = _counts(vectors.analysis, papers, vectors.column, grow=False)
     return _weighed(counts, vectors.idf, vectors.analysis, vectors.words)
 
 
-def _counted(analysis: Analysis, paper: Paper) -> Counter[str]:
-    words, authors = analysis.terms(paper)
-    return Counter(words + authors)
+def _idf(analysis: Analysis, papers: int, df: int) -> float:
+    if analysis.idf == "bm25":
+        return math.log(1.0 + (papers - df + 0.5) / (df + 0.5))
+    return math.log((1 + papers) / (1 + df)) + 1.0
 
 
-def _counts(counted: Sequence[Counter[str]], column: dict[str, int]) -> Any:
-    """The papers' term counts over the features ``column`` names (others dropped)."""
+def _counts(
+    analysis: Analysis, papers: Sequence[Paper], vocabulary: dict[str, int], *, grow: bool
+) -> Any:
+    """The papers' term counts (a CSR matrix) over ``vocabulary``'s columns; ``grow``:
+    a new term is added to it, else dropped. Term ids are kept as 8 bytes, not strings."""
     import numpy as np
     from scipy import sparse
 
-    at: list[int] = []
-    values: list[float] = []
+    at = array("q")
     start = [0]
-    for terms in counted:
-        for term, count in terms.items():
-            i = column.get(term)
-            if i is not None:
-                at.append(i)
-                values.append(count)
+    for paper in papers:
+        words, authors = analysis.terms(paper)
+        if grow:
+            at.extend([vocabulary.setdefault(t, len(vocabulary)) for t in words + authors])
+        else:
+            at.extend([i for t in words + authors if (i := vocabulary.get(t)) is not None])
         start.append(len(at))
-    parts = (np.array(values, np.float64), np.array(at, np.int32), np.array(start, np.int64))
-    matrix = sparse.csr_matrix(parts, shape=(len(counted), len(column)))
-    matrix.sort_indices()
+    columns = np.frombuffer(at, dtype=np.int64) if len(at) else np.zeros(0, np.int64)
+    rows = np.repeat(np.arange(len(papers)), np.diff(start))
+    shape = (len(papers), len(vocabulary))
+    matrix = sparse.csr_matrix((np.ones(len(columns)), (rows, columns)), shape=shape)
+    matrix.sum_duplicates()
     return matrix
 
 
 def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str]) -> Any:
-    """Counts made rows: tf (sublinear) times idf, the words' and the authors' parts each
-    of unit length, the authors' scaled by ``author_weight``, then the row of unit length."""
+    """Counts made rows: tf (:attr:`Analysis.tf`) times idf, the words' and the authors'
+    parts each of unit length, the authors' scaled by ``author_weight``, then the row of
+    unit length."""
     import numpy as np
     from scipy import sparse
 
     values = counts.data.copy()
-    if analysis.sublinear:
+    if analysis.tf == "log":
         values = 1.0 + np.log(values)
+    elif analysis.tf == "bm25":
+        values = values * (analysis.tf_k + 1.0) / (values + analysis.tf_k)
     values *= np.asarray(idf, np.float64)[counts.indices]
     author = np.array([is_author(t) for t in features], dtype=bool)[counts.indices]
     rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))

@@ -118,3 +118,23 @@ def test_papers_outside_the_catalogue_seed_the_ranking() -> None:
     share = sum(categories[r.row] == topic for r in ranking.found) / 20
     base = len(topic_rows(topic)) / vectors.rows
     assert share >= min(0.9, base + 0.2), (share, base)
+
+
+def test_feedback_reranks_the_pool_by_the_paper_and_its_nearest() -> None:
+    from index_builder.vectors.similar import POOL, cosines, expanded, neighbours, top_rows
+
+    vectors = catalogue()
+    row = 7
+    scores = cosines(vectors, row)
+    scores[row] = 0.0
+    near, pool = top_rows(scores, 5), top_rows(scores, POOL)
+    matrix = vectors.matrix.astype(np.float64)
+    query = matrix[row] + matrix[near].sum(axis=0) * (0.5 / 5)
+    want = np.asarray(matrix[pool] @ np.asarray(query).ravel()).ravel()
+    got = expanded(vectors, scores, 5, 0.5)
+    assert np.allclose(got[pool], want) and np.count_nonzero(got) == len(pool)
+    plain = [n.row for n in neighbours(vectors, row, 10, expand=0).found]
+    fed = neighbours(vectors, row, 10, expand=5)
+    assert row not in {n.row for n in fed.found} and len(fed.found) == 10
+    assert [n.row for n in fed.found] == [int(i) for i in np.argsort(-got, kind="stable")[:10]]
+    assert fed.total == neighbours(vectors, row, 10, expand=0).total and plain

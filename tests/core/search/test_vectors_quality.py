@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from index_builder.search.engine import SearchIndex
+from tests.helpers.anchor import anchor_features, anchor_top
 from tests.helpers.arxiv_papers import Labelled, arxiv_papers, sample_path
 from tests.helpers.shared_builds import build_once
 
@@ -60,29 +61,13 @@ def draws(topic: str) -> list[list[int]]:
 
 @cache
 def reference_features() -> Any:
-    """arxiv-sanity-lite's TF-IDF: 1-2-grams of title, abstract and authors, its settings."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    texts = [f"{p.title} {p.abstract} {', '.join(p.authors)}" for p in corpus().papers]
-    vectorizer = TfidfVectorizer(
-        strip_accents="unicode", ngram_range=(1, 2), max_features=20000, sublinear_tf=True,
-        max_df=0.1, min_df=5, norm="l2", use_idf=True, smooth_idf=True,
-    )  # fmt: skip
-    return vectorizer.fit_transform(texts)
+    """arxiv-sanity-lite's TF-IDF of the corpus (computed once)."""
+    return anchor_features(corpus().papers)
 
 
 def reference_top20(marked: list[int]) -> list[int]:
     """arxiv-sanity-lite's ranking: a LinearSVC (its settings) over its TF-IDF."""
-    import numpy as np
-    from sklearn.svm import LinearSVC
-
-    features = reference_features()
-    labels = np.zeros(len(corpus().papers))
-    labels[marked] = 1
-    model = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=0.01)
-    scores = model.fit(features, labels).decision_function(features)
-    scores[marked] = -np.inf
-    return [int(i) for i in np.argsort(-scores, kind="stable")[:20]]
+    return anchor_top(reference_features(), marked, 20)
 
 
 def precision(rows: list[int], topic: str) -> float:
