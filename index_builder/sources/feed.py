@@ -18,6 +18,7 @@ from typing import Any
 
 from index_builder import venues
 from index_builder.model import Paper, SourceProblem
+from index_builder.sources.join_lines import event_id_of
 from index_builder.sources.records import PaperRecord, clean
 from index_builder.sources.table import unescape_html
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
@@ -61,20 +62,6 @@ def _text(value: Any) -> str:
     if isinstance(value, int | float):
         return str(value)
     return unescape_html(clean(value)) if isinstance(value, str) else ""
-
-
-def _id(value: Any) -> int | None:
-    """An event id from an integer or a string of digits."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
-        return value
-    if (
-        isinstance(value, str)
-        and value.strip().isascii()
-        and value.strip().isdigit()
-        and len(value.strip()) < 12
-    ):
-        return int(value.strip())
-    return None
 
 
 def _people(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -125,7 +112,7 @@ def feed_row(record: Any, venue_key: str) -> TableRow:
     """One feed record as a table row; raises :class:`SourceError` naming what it lacks."""
     if not isinstance(record, dict):
         raise SourceError("not an object")
-    event_id = _id(record.get("id"))
+    event_id = event_id_of(record.get("id"))
     if event_id is None:
         raise SourceError("no id")
     title = _text(record.get("name"))
@@ -161,7 +148,9 @@ def feed_row(record: Any, venue_key: str) -> TableRow:
         venue_key=venue_key,
         room=_text(record.get("room_name")),
         poster_position=_text(record.get("poster_position")),
-        related=tuple(i for i in map(_id, related if isinstance(related, list) else []) if i),
+        related=tuple(
+            i for i in map(event_id_of, related if isinstance(related, list) else []) if i
+        ),
         uid=uid if _UID.match(uid) else "",
     )
 
@@ -187,7 +176,7 @@ def parse_abstracts(data: Any) -> dict[int, str]:
         raise SourceError("the abstracts file is not a JSON object of id: abstract")
     out: dict[int, str] = {}
     for key, value in data.items():
-        event_id = _id(key)
+        event_id = event_id_of(key)
         if event_id is not None and isinstance(value, str) and value.strip():
             out[event_id] = clean(value)
     if data and not out:
