@@ -21,15 +21,11 @@ from typing import Any
 from index_builder import venues
 from index_builder.model import SearchResult
 from index_builder.readinglist.dismissed import Dismissals
-from index_builder.readinglist.library_match import LibraryMatch, match_library
 from index_builder.readinglist.store import ReadingList, ReadingListError
-from index_builder.search.vector_queries import MIN_BOOKMARKS
 from tui.cli.common import add_subparser
-from tui.cli.library import owned, read_file
 from tui.cli.output import dumps, echo, error
 from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
 from tui.shared.context import Context
-from tui.shared.seeds import as_paper, seeds_line
 
 FOR_YOU_QUERY = "for:you"
 """What ``recommend --json`` gives as its query (the TUI's box takes it too)."""
@@ -43,7 +39,10 @@ def cmd_listing(args: argparse.Namespace, ctx: Context) -> int | None:
     any other query."""
     query = " ".join(args.query).strip()
     if query.lower() == FOR_YOU_QUERY:
-        return cmd_recommend(argparse.Namespace(limit=args.limit, json=args.json), ctx)
+        plain = argparse.Namespace(
+            limit=args.limit, json=args.json, venue=None, like=None, new=False
+        )
+        return cmd_recommend(plain, ctx)
     if query.lower().startswith(LIKE_PREFIX):
         paper_id = query[len(LIKE_PREFIX) :].strip()
         return cmd_similar(argparse.Namespace(id=paper_id, limit=args.limit, json=args.json), ctx)
@@ -114,6 +113,13 @@ def reading_list_ids(ctx: Context) -> tuple[frozenset[str], frozenset[str]] | No
 
 def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     """``paperscope recommend``."""
+    # Imported here: building the parser (every command) must not load the library's
+    # readers (LaTeX rendering) nor the search package (Whoosh).
+    from index_builder.readinglist.library_match import LibraryMatch, match_library
+    from index_builder.search.vector_queries import MIN_BOOKMARKS
+    from tui.cli.library import owned, read_file
+    from tui.shared.seeds import as_paper, seeds_line
+
     report_problems(ctx)
     ctx.config()  # the venues it declares
     wanted = venues.venue(args.venue) if args.venue else None
@@ -150,8 +156,9 @@ def cmd_recommend(args: argparse.Namespace, ctx: Context) -> int:
     if found.needed:
         error(
             f"For you ranks papers by your bookmarks and your library and needs at least "
-            f"{MIN_BOOKMARKS} of them in the catalogue; you have {MIN_BOOKMARKS - found.needed}: "
-            f"bookmark {found.needed} more (b in the browser, or paperscope reading-list add ID) "
+            f"{MIN_BOOKMARKS} bookmarked papers or library papers in the catalogue; you have "
+            f"{MIN_BOOKMARKS - found.needed}: bookmark {found.needed} more (b in the browser, "
+            "or paperscope reading-list add ID) "
             "or import your library (paperscope library import FILE)"
         )
         return 1

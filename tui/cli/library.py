@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from index_builder.readinglist.library import Library
-from index_builder.readinglist.library_entry import LibraryEntry
-from index_builder.readinglist.library_files import LibraryFormatError, read_library
-from index_builder.readinglist.library_match import LibraryMatch, match_library
 from index_builder.readinglist.store import ReadingList, ReadingListError
 from tui.cli.common import add_subparser
 from tui.cli.output import dumps, echo, error
 from tui.cli.reading_list import Action, with_list
 from tui.shared.context import Context
+
+if TYPE_CHECKING:
+    from index_builder.readinglist.library_entry import LibraryEntry
+    from index_builder.readinglist.library_match import LibraryMatch
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def read_file(path: Path) -> list[LibraryEntry] | None:
     """The entries of one export, its problems said on stderr; ``None`` (said) if unreadable."""
+    from index_builder.readinglist.library_files import LibraryFormatError, read_library
+
     try:
         read = read_library(path)
     except LibraryFormatError as exc:
@@ -64,6 +67,9 @@ def owned(ctx: Context, store: ReadingList | None = None) -> LibraryMatch | None
         except (ReadingListError, OSError) as exc:
             error(f"reading list: {exc} (your library is left out)")
             return None
+    from index_builder.readinglist.library import Library
+    from index_builder.readinglist.library_match import match_library
+
     entries = Library(store).entries()
     return match_library(ctx.catalogue().papers, entries) if entries else None
 
@@ -75,6 +81,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``import FILE...``: every readable file's entries, in one transaction each."""
+    from index_builder.readinglist.library import Library
+
     status = 0
     library = Library(store)
     for path in args.files:
@@ -97,6 +105,8 @@ def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
 
 def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``list``: one entry a line (key, year, title), or a JSON array."""
+    from index_builder.readinglist.library import Library
+
     entries = Library(store).entries()
     if args.json:
         print(dumps([{"key": e.key, "title": e.title, "authors": list(e.authors),
@@ -112,6 +122,8 @@ def do_list(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
 
 def do_remove(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``remove KEY...``: the named entries; an unknown key is said, the rest removed."""
+    from index_builder.readinglist.library import Library
+
     library = Library(store)
     known = {e.key for e in library.entries()}
     missing = [k for k in args.keys if k not in known]
@@ -124,6 +136,8 @@ def do_remove(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
 
 def do_clear(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
     """``clear``: every entry (the bookmarks stay)."""
+    from index_builder.readinglist.library import Library
+
     echo(f"removed {Library(store).clear()} from your library")
     return 0
 

@@ -137,7 +137,9 @@ def test_for_you_from_a_library_alone_and_like_a_file(
     assert json.loads(capsys.readouterr().out) == []  # --like imports nothing
 
     assert run(["recommend"]) == 1  # no bookmark, no library
-    assert "needs at least 3 of them; you have 0" in capsys.readouterr().err
+    assert "needs at least 3 bookmarked papers or library papers in the catalogue; you have 0" in (
+        capsys.readouterr().err
+    )
     own = tmp_path / "own.json"
     own.write_text(csl_json([*DIFFUSION_LMS[:2], TVI_COT]), encoding="utf-8")
     assert run(["library", "import", str(own)]) == 0
