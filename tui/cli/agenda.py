@@ -13,7 +13,6 @@ next session. ``--day`` alone lists that day and takes its start as the moment.
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from index_builder.readinglist.schedule import SessionGroup, group_sessions
 from index_builder.readinglist.store import ReadingListError
 from index_builder.times import format_span
 from tui.cli.common import add_subparser, zone_setting
-from tui.cli.output import dumps, echo, error
+from tui.cli.output import dumps, echo, error, write_out
 from tui.shared.context import Context
 
 
@@ -115,7 +114,6 @@ def write_html(
     args: argparse.Namespace, days: list[tuple[Any, list[SessionGroup]]], zone: Any, now: datetime
 ) -> int:
     """The printable programme, to ``-o FILE`` (atomically) or to stdout."""
-    from index_builder.atomic import write_atomic
     from index_builder.readinglist.programme import programme_html
     from index_builder.times import zone_label
 
@@ -123,16 +121,7 @@ def write_html(
     label = zone_label(now)
     text = programme_html(days, zone_name=f"{name} ({label})" if label != name else name,
                           made_at=now)  # fmt: skip
-    if args.output is None or str(args.output) == "-":
-        sys.stdout.write(text)
-        return 0
-    try:
-        write_atomic(args.output, text)
-    except OSError as exc:
-        error(f"cannot write {args.output}: {exc.strerror or exc}")
-        return 1
-    echo(f"wrote the programme to {args.output}", stream=sys.stderr)
-    return 0
+    return write_out(args.output, text, f"wrote the programme to {args.output}")
 
 
 def session_json(group: SessionGroup) -> dict[str, Any]:

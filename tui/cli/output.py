@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from index_builder.text.safe import safe
@@ -65,3 +66,23 @@ class ProgressBar:
         if self.enabled and self._last >= 0:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def write_out(path: Path | None, text: str, wrote: str) -> int:
+    """``text`` to the file ``path`` (atomically; ``None`` or ``-``: standard output, made
+    inert line by line on a terminal); ``wrote`` said on stderr after a file. The exit status:
+    1 with one line when the file cannot be written."""
+    from index_builder.atomic import write_atomic
+
+    if path is None or str(path) == "-":
+        if sys.stdout.isatty():
+            text = "".join(safe(line) + "\n" for line in text.splitlines())
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        error(f"cannot write {path}: {exc.strerror or exc}")
+        return 1
+    echo(wrote, stream=sys.stderr)
+    return 0

@@ -17,12 +17,10 @@ locked or unwritable list, a bad import file), 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from index_builder.atomic import write_atomic
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import STATUSES, Bookmark
 from index_builder.readinglist.dismissed import Dismissals
@@ -35,7 +33,7 @@ from index_builder.readinglist.store import (
 )
 from index_builder.sources.files import read_regular_file
 from tui.cli.common import add_subparser, zone_setting
-from tui.cli.output import dumps, echo, error
+from tui.cli.output import dumps, echo, error, write_out
 from tui.shared.context import Context
 
 MARKS = {"to-read": "[ ]", "reading": "[~]", "read": "[x]"}
@@ -285,23 +283,9 @@ def do_export(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int
     text = export(chosen, args.format,
                   lookup=catalogue.get, all_papers=catalogue.papers, timezone=zone,
                   dismissed=Dismissals(store).all())  # fmt: skip
-    if args.output is None or str(args.output) == "-":
-        sys.stdout.write(echo_safe(text) if sys.stdout.isatty() else text)
-        return 0
-    try:
-        write_atomic(args.output, text)
-    except OSError as exc:
-        error(f"cannot write {args.output}: {exc.strerror or exc}")
-        return 1
-    echo(f"wrote {len(chosen)} bookmarks as {args.format} to {args.output}", stream=sys.stderr)
-    return 0
-
-
-def echo_safe(text: str) -> str:
-    """Export text made inert for a terminal, line by line."""
-    from index_builder.text.safe import safe
-
-    return "".join(safe(line) + "\n" for line in text.splitlines())
+    return write_out(
+        args.output, text, f"wrote {len(chosen)} bookmarks as {args.format} to {args.output}"
+    )
 
 
 def do_import(args: argparse.Namespace, ctx: Context, store: ReadingList) -> int:
