@@ -14,35 +14,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from index_builder.catalogue import hand_joins
-from index_builder.paths import Paths
-from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT, TABLE, write_lone_list
-from tests.helpers.tui_helpers import main, settle, type_query, until
+from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
+from tests.helpers.tui_helpers import settle, until
+from tests.tui.test_app_join import join_app, opened
 from tui.app import PaperScopeApp
 from tui.screens.join_dialog import JoinDialog, JoinPicker
-from tui.screens.main.screen import MainScreen
-from tui.shared.config import Config
-from tui.shared.context import Context
 
 pytestmark = pytest.mark.slow
-
-
-def join_app(tmp_path: Path) -> PaperScopeApp:
-    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
-    listed = write_lone_list(tmp_path / "mine.txt")
-    ctx = Context(paths=paths, extra_sources=[TABLE, listed], use_bundled=False)
-    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
-
-
-async def on_list(pilot: Pilot[int], query: str) -> MainScreen:
-    screen = main(pilot)
-    assert await until(pilot, lambda: screen.searcher is not None and screen.searcher.ready, 180)
-    screen = await type_query(pilot, query)
-    await pilot.press("escape")
-    await settle(pilot)
-    return screen
 
 
 def notices(app: PaperScopeApp) -> list[str]:
@@ -64,7 +44,7 @@ async def test_j_reads_the_joins_file_in_a_worker_only(
     app = join_app(tmp_path)
     loop = threading.main_thread().name
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await on_list(pilot, "hierarchical vocabulary routing watermark")
+        screen = await opened(pilot, "hierarchical vocabulary routing watermark")
         await pilot.press("J")  # a lone abstract: the candidates, then the join
         assert await until(pilot, lambda: isinstance(app.screen, JoinPicker), 60)
         await pilot.press("enter")
@@ -85,7 +65,7 @@ async def test_j_with_a_named_pipe_for_the_joins_file_says_so_and_goes_on(
     joins = tmp_path / "data" / "joins.jsonl"
     os.mkfifo(joins)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await on_list(pilot, "hierarchical vocabulary routing watermark")
+        screen = await opened(pilot, "hierarchical vocabulary routing watermark")
         assert (p := screen.current_paper()) is not None and p.id == LONE_ABSTRACT
         await pilot.press("J")
         said = f"cannot read {joins}: not a regular file (a named pipe)"
