@@ -36,8 +36,8 @@ def lower_keys(data: Record) -> Record:
     return {str(k).strip().lower(): v for k, v in data.items()}
 
 
-def _as_text(value: Any) -> str | None:
-    """A string cleaned or a number written out; ``None`` for any other type."""
+def text_of(value: Any) -> str | None:
+    """A value as text: a string cleaned or a number written out; ``None`` for another type."""
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -54,7 +54,7 @@ def text(data: Record, *keys: str, wrong: type[ValueError] | None = None) -> str
         value = data.get(key)
         if value is None or value == "":
             continue
-        found = _as_text(value)
+        found = text_of(value)
         if found is None:
             if wrong is not None:
                 raise wrong(f"field {key!r} is not text")
@@ -76,7 +76,7 @@ def texts(data: Record, *keys: str) -> tuple[str, ...]:
     for key in keys:
         value = data.get(key)
         for item in value if isinstance(value, list) else [value]:
-            found = _as_text(item)
+            found = text_of(item)
             if found:
                 out.append(found)
     return tuple(dict.fromkeys(out))
