@@ -32,6 +32,16 @@ ABSTRACTS_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-abstracts\.json$
 _DIGIT_KEY = re.compile(r'\s*\{\s*"\d+"\s*:')
 
 
+NOT_A_FEED = 'not a conference feed (no "results" list)'
+"""What a document without a ``results`` list is told, wherever it is read."""
+
+
+def feed_document(data: Any) -> Record | None:
+    """The top level of a feed document (an object with a ``results`` list), else ``None``."""
+    found = fields.record(data)
+    return found if found is not None and isinstance(found.get("results"), list) else None
+
+
 @dataclass(slots=True)
 class Feed:
     """The usable records of an events feed, with what was skipped and the stated count."""
@@ -151,11 +161,11 @@ def feed_row(value: Any, venue_key: str) -> TableRow:
 
 def parse_feed(data: Any, venue_key: str) -> Feed:
     """The rows of an events feed document; raises :class:`SourceError` if it is not one."""
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise SourceError('not a conference feed (no "results" list)')
-    feed = Feed(count=fields.whole(data, "count"))
-    feed.received = len(data["results"])
-    for record in data["results"]:
+    document = feed_document(data)
+    if document is None:
+        raise SourceError(NOT_A_FEED)
+    feed = Feed(count=fields.whole(document, "count"), received=len(document["results"]))
+    for record in document["results"]:
         try:
             feed.rows.append(feed_row(record, venue_key))
         except SourceError as exc:
@@ -219,9 +229,9 @@ def read_feed(source: SourceText) -> SourceData | None:
         if not out.official:
             out.problems.append(SourceProblem(str(source.path), "no abstracts in it", fatal=False))
         return out
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+    if feed_document(data) is None:
         if named_feed:
-            raise SourceError('not a conference feed (no "results" list)')
+            raise SourceError(NOT_A_FEED)
         return None
     feed = parse_feed(data, venue_key)
     if feed.received and not feed.rows:
