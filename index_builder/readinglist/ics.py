@@ -41,8 +41,8 @@ def clean_ics_text(value: str) -> str:
     A backslash before ``N`` is a line break too: RFC 5545 reads ``\\N`` as one, and
     icalendar writes it so.
     """
-    value = value.replace("\r\n", "\n").replace("\r", "\n").replace("\\N", "\n")
-    return value.translate(_DROPPED)
+    value = value.replace("\r\n", "\n").replace("\r", "\n").translate(_DROPPED)
+    return value.replace("\\N", "\n")  # after the drop, which can bring \ and N together
 
 
 def event_uid(paper_id: str) -> str:

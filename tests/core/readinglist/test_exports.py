@@ -144,12 +144,13 @@ def test_ics_escaping_and_folding_round_trip() -> None:
 
 
 def test_ics_backslash_n_and_controls_read_back_as_the_cleaned_text() -> None:
-    title = "a\\Nb\x1b[31mred\u2028c\r\nd"  # RFC 5545's \\N is a line break; ESC and LS go
+    # RFC 5545's \\N is a line break (also once a control between \\ and N is dropped).
+    title = "a\\Nb\x1b[31mred\u2028c\r\nd\\\x00N"
     bm = Bookmark(Paper("c", title, starts_at="2026-07-06T18:30:00-07:00"))
     text = to_ics([bm], now=NOW)
     assert "\x1b" not in text and "\u2028" not in text
     ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
-    assert str(ev["SUMMARY"]) == clean_ics_text(title) == "a\nb[31mredc\nd"
+    assert str(ev["SUMMARY"]) == clean_ics_text(title) == "a\nb[31mredc\nd\n"
 
 
 # --- clashes and sessions -------------------------------------------------------------------
