@@ -17,7 +17,16 @@ from typing import Any
 
 from index_builder.feeds.download import FeedError
 from index_builder.feeds.pages import MAX_RECORDS, not_beyond_count, whole_count
-from index_builder.sources.feed import Feed, loads, parse_abstracts, parse_feed, skipped_note
+from index_builder.sources.feed import (
+    NOT_A_FEED,
+    Feed,
+    feed_document,
+    loads,
+    parse_abstracts,
+    parse_feed,
+    skipped_note,
+)
+from index_builder.sources.json_fields import event_id_of
 from index_builder.sources.types import SourceError
 from index_builder.venues import Venue
 
@@ -66,16 +75,16 @@ def record_count(body: bytes | None) -> int | None:
         data = json.loads(body)
     except ValueError:
         return None
-    results = data.get("results") if isinstance(data, dict) else None
-    return len(results) if isinstance(results, list) else None
+    document = feed_document(data)
+    return None if document is None else len(document["results"])
 
 
 def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) -> Checked:
     """The feed in ``body``, checked whole (see the module doc)."""
     name = venue.feed_name
-    data = _json(body, name)
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise FeedError(f'{name}: not a conference feed (no "results" list)')
+    data = feed_document(_json(body, name))
+    if data is None:
+        raise FeedError(f"{name}: {NOT_A_FEED}")
     count, results = data.get("count"), data["results"]
     if not isinstance(count, int) or not whole_count(count):
         shown = "missing" if "count" not in data else json.dumps(count)[:20]
@@ -112,11 +121,6 @@ def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) ->
     return out
 
 
-def _ascii_id(key: str) -> int | None:
-    text = key.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
-
-
 def check_abstracts(venue: Venue, body: bytes, ids: set[int]) -> dict[int, str]:
     """The abstracts in ``body`` (``{}`` for an empty file), checked against the feed's ids."""
     name = venue.abstracts_name
@@ -129,7 +133,7 @@ def check_abstracts(venue: Venue, body: bytes, ids: set[int]) -> dict[int, str]:
     if odd:
         raise FeedError(f"{name}: {odd:,} of {len(data):,} values are not text: "
                         "not the venue's abstracts; refused")  # fmt: skip
-    matched = sum(1 for k in data if _ascii_id(k) in ids)
+    matched = sum(1 for k in data if event_id_of(k) in ids)
     if matched * 2 < len(data):
         raise FeedError(f"{name}: only {matched:,} of {len(data):,} of its ids name an event "
                         "of the feed: not the venue's abstracts; refused")  # fmt: skip

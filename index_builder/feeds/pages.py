@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from index_builder.feeds import download
 from index_builder.feeds.download import FeedError, Fetched, Progress, fetch, origin
-from index_builder.sources.feed import loads
+from index_builder.sources.feed import NOT_A_FEED, feed_document, loads
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.types import SourceError
 
@@ -113,9 +113,10 @@ def _page(body: bytes, name: str, number: int) -> dict[str, Any]:
     except SourceError as exc:
         where = f" (page {number})" if number > 1 else ""
         raise FeedError(f"{name}{where}: {exc} (cut short?)") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise FeedError(f'{name}: not a conference feed (no "results" list)')
-    return data
+    document = feed_document(data)
+    if document is None:
+        raise FeedError(f"{name}: {NOT_A_FEED}")
+    return document
 
 
 def _unchanged(url: str, asking: Asking, known: Sequence[Validator]) -> bool:

@@ -1,8 +1,10 @@
-"""An iCalendar (RFC 5545) file of the presentations of bookmarked papers, written by hand.
+"""An iCalendar (RFC 5545) file of the presentations of bookmarked papers, written by icalendar.
 
 One VEVENT per presentation with a time (the poster session and, for an oral, its talk:
-every event the planner lists), in UTC; lines end in CRLF and are
-folded at 75 octets; text values escape backslash, comma, semicolon and newlines.
+every event the planner lists), in UTC. The icalendar package writes the file: lines end in
+CRLF and are folded under 75 octets, never inside a character or an escape; text values
+escape backslash, comma, semicolon and newlines. What we hand it is cleaned first
+(:func:`clean_ics_text`): control characters that calendar parsers split lines on are dropped.
 A paper whose session overlaps another bookmarked paper's says so in DESCRIPTION.
 LOCATION names the session and, when the data has them, the poster board and room;
 ``X-WR-TIMEZONE`` names the venue's zone so calendar apps can show the conference's time.
@@ -13,12 +15,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from index_builder.model import Event
 from index_builder.readinglist.bookmark import Bookmark, Lookup, paper_of
 from index_builder.readinglist.schedule import clashes, parse_time, slots_of
 from index_builder.times import event_place
 from index_builder.venues import session_zone
+
+if TYPE_CHECKING:
+    from icalendar import Event as VEvent
 
 PRODID = "-//PaperScope//Reading list//EN"
 _MAX_CLASH_NAMES = 5
@@ -30,37 +36,13 @@ _DROPPED = dict.fromkeys(
 
 
 def clean_ics_text(value: str) -> str:
-    """The text as a calendar will show it: newlines kept, other control characters dropped."""
-    value = value.replace("\r\n", "\n").replace("\r", "\n")
-    return value.translate(_DROPPED)
+    """The text as a calendar will show it: newlines kept, other control characters dropped.
 
-
-def escape_text(value: str) -> str:
-    """Escape a TEXT value: ``\\`` ``;`` ``,`` and newlines (other controls dropped)."""
-    value = clean_ics_text(value)
-    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
-
-
-def fold(line: str) -> str:
-    """Fold a content line into CRLF-joined pieces of at most 75 octets, whole characters."""
-    data = line.encode("utf-8")
-    if len(data) <= 75:
-        return line
-    pieces: list[bytes] = []
-    start, limit = 0, 75  # a continuation line's leading space counts: 74 octets after it
-    while len(data) - start > limit:
-        end = start + limit
-        while data[end] & 0xC0 == 0x80:  # never cut inside a character
-            end -= 1
-        pieces.append(data[start:end])
-        start, limit = end, 74
-    pieces.append(data[start:])
-    return "\r\n ".join(piece.decode("utf-8") for piece in pieces)
-
-
-def utc_stamp(moment: datetime) -> str:
-    """``20260708T013000Z`` for an aware datetime."""
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    A backslash before ``N`` is a line break too: RFC 5545 reads ``\\N`` as one, and
+    icalendar writes it so.
+    """
+    value = value.replace("\r\n", "\n").replace("\r", "\n").translate(_DROPPED)
+    return value.replace("\\N", "\n")  # after the drop, which can bring \ and N together
 
 
 def event_uid(paper_id: str) -> str:
@@ -96,31 +78,37 @@ def _uid_key(bm: Bookmark, event: Event, seen: set[str]) -> str:
 
 
 def _vevent(
-    bm: Bookmark, event: Event, key: str, stamp: str, rival_map: dict[str, tuple[Bookmark, ...]]
-) -> list[str]:
-    """The VEVENT lines of one presentation (none when it has no start time)."""
+    bm: Bookmark,
+    event: Event,
+    key: str,
+    stamp: datetime,
+    rival_map: dict[str, tuple[Bookmark, ...]],
+) -> VEvent | None:
+    """The VEVENT of one presentation (``None`` when it has no start time)."""
+    from icalendar import Event as VEvent
+
     starts = parse_time(event.starts_at)
     if starts is None:
-        return []
+        return None
     ends = parse_time(event.ends_at)
     link = bm.copy.openreview_url or bm.copy.url
     details = [event.session, ", ".join(bm.copy.authors), link]
     if bm.paper_id in rival_map:
         details.append(_clash_note(rival_map[bm.paper_id]))
     title = bm.copy.title or bm.paper_id
-    lines = ["BEGIN:VEVENT", f"UID:{event_uid(key)}", f"DTSTAMP:{stamp}"]
-    lines.append(f"DTSTART:{utc_stamp(starts)}")
+    out = VEvent()
+    out.add("uid", event_uid(key))
+    out.add("dtstamp", stamp)
+    out.add("dtstart", starts.astimezone(UTC))
     if ends is not None and ends > starts:
-        lines.append(f"DTEND:{utc_stamp(ends)}")
-    summary = f"Talk: {title}" if event.kind == "oral" else title
-    lines.append(f"SUMMARY:{escape_text(summary)}")
+        out.add("dtend", ends.astimezone(UTC))
+    out.add("summary", clean_ics_text(f"Talk: {title}" if event.kind == "oral" else title))
     if location := _location(event):
-        lines.append(f"LOCATION:{escape_text(location)}")
-    lines.append(f"DESCRIPTION:{escape_text(chr(10).join(d for d in details if d))}")
+        out.add("location", clean_ics_text(location))
+    out.add("description", clean_ics_text("\n".join(d for d in details if d)))
     if link.startswith(("https://", "http://")) and link.isprintable() and " " not in link:
-        lines.append(f"URL:{link}")
-    lines.append("END:VEVENT")
-    return lines
+        out.add("url", link)
+    return out
 
 
 def venue_timezone(bookmarks: Sequence[Bookmark], lookup: Lookup | None) -> str:
@@ -141,16 +129,23 @@ def to_ics(
     lookup: Lookup | None = None,
 ) -> str:
     """The calendar text of every presentation with a start time of the bookmarked papers."""
-    stamp = utc_stamp(now or datetime.now(UTC))
+    # Imported here: ~0.1 s, and most runs of the app export no calendar.
+    from icalendar import Calendar, vText
+
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     rival_map = clashes(bookmarks, lookup)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
-    lines.append("METHOD:PUBLISH")
-    zone = venue_timezone(bookmarks, lookup)
-    if zone:
-        lines.append(f"X-WR-TIMEZONE:{escape_text(zone)}")
+    calendar = Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", PRODID)
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    if zone := venue_timezone(bookmarks, lookup):
+        calendar.add("x-wr-timezone", vText(clean_ics_text(zone)))  # escaped as TEXT
     for bm in bookmarks:
         seen: set[str] = set()
         for slot in slots_of(bm, lookup):
-            lines += _vevent(bm, slot.event, _uid_key(bm, slot.event, seen), stamp, rival_map)
-    lines.append("END:VCALENDAR")
-    return "".join(fold(line) + "\r\n" for line in lines)
+            event = _vevent(bm, slot.event, _uid_key(bm, slot.event, seen), stamp, rival_map)
+            if event is not None:
+                calendar.add_component(event)
+    # sorted=False: the properties in the order written, as calendars have had them.
+    return calendar.to_ical(sorted=False).decode("utf-8")

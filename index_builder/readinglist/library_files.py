@@ -16,6 +16,7 @@ import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from index_builder.readinglist.library_entry import (
     doi_of,
     openreview_id,
 )
+from index_builder.sources import json_fields as fields
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.reading import decode
 from index_builder.sources.records import clean, split_people
@@ -222,18 +224,10 @@ def _ris_entries(text: str, name: str) -> Iterator[LibraryEntry | None]:
 
 
 def _ris_entry(record: dict[str, Any], name: str) -> LibraryEntry:
-    def text(*keys: str) -> str:
-        for key in keys:
-            value = record.get(key)
-            if isinstance(value, str) and value.strip():
-                return clean(value)
-        return ""
+    text = partial(fields.text, record)
 
-    def many(*keys: str) -> list[str]:
-        return [clean(v) for k in keys for v in record.get(k) or () if isinstance(v, str)]
-
-    links = [*many("urls"), *many("notes"), text("doi")]
-    people = [p for a in many("authors", "first_authors") for p in split_people(a)]
+    links = [*fields.texts(record, "urls", "notes"), text("doi")]
+    people = [p for a in fields.texts(record, "authors", "first_authors") for p in split_people(a)]
     return LibraryEntry(
         title=_display(text("title", "primary_title")),
         authors=tuple(dict.fromkeys(people)),
@@ -257,24 +251,18 @@ def _csl_entries(text: str, name: str) -> Iterator[LibraryEntry | None]:
 
 
 def _csl_entry(item: dict[str, Any], name: str) -> LibraryEntry:
-    def text(key: str) -> str:
-        value = item.get(key)
-        return clean(str(value)) if isinstance(value, str | int) else ""
+    text = partial(fields.text, item)
 
     people = []
-    for person in item.get("author") or ():
-        if isinstance(person, dict):
-            full = person.get("literal") or " ".join(
-                str(person.get(k) or "") for k in ("given", "non-dropping-particle", "family")
-            )
-            if str(full).strip():
-                people.append(" ".join(str(full).split()))
-    parts = (
-        (item.get("issued") or {}).get("date-parts")
-        if isinstance(item.get("issued"), dict)
-        else None
-    )
-    year = str(parts[0][0]) if parts and isinstance(parts[0], list) and parts[0] else ""
+    for person in fields.records(item, "author"):
+        full = fields.text(person, "literal") or " ".join(
+            fields.text(person, k) for k in ("given", "non-dropping-particle", "family")
+        )
+        if full.strip():
+            people.append(" ".join(full.split()))
+    issued = fields.record(item.get("issued")) or {}
+    first = next(iter(fields.items(issued, "date-parts")), None)
+    year = (fields.text_of(first[0]) or "") if isinstance(first, list) and first else ""
     links = (text("URL"), text("number"), text("note"), text("DOI"), text("archive_location"))
     return LibraryEntry(
         title=_display(text("title")),

@@ -18,8 +18,9 @@ from typing import Any
 
 from index_builder import venues
 from index_builder.model import Paper, SourceProblem
-from index_builder.sources.join_lines import event_id_of
-from index_builder.sources.records import PaperRecord, clean
+from index_builder.sources import json_fields as fields
+from index_builder.sources.json_fields import Record, event_id_of
+from index_builder.sources.records import PaperRecord
 from index_builder.sources.table import unescape_html
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
 
@@ -29,6 +30,16 @@ _UID = re.compile(r"^[0-9a-fA-F]{8,64}$")
 FEED_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-orals-posters\.json$")
 ABSTRACTS_FILE = re.compile(r"^(?P<conf>[a-z]+)-(?P<year>\d{4})-abstracts\.json$")
 _DIGIT_KEY = re.compile(r'\s*\{\s*"\d+"\s*:')
+
+
+NOT_A_FEED = 'not a conference feed (no "results" list)'
+"""What a document without a ``results`` list is told, wherever it is read."""
+
+
+def feed_document(data: Any) -> Record | None:
+    """The top level of a feed document (an object with a ``results`` list), else ``None``."""
+    found = fields.record(data)
+    return found if found is not None and isinstance(found.get("results"), list) else None
 
 
 @dataclass(slots=True)
@@ -55,27 +66,21 @@ def loads(text: str | bytes) -> Any:
     return load_json(text, SourceError)
 
 
-def _text(value: Any) -> str:
-    """A field as display-ready text: entities undone (even doubly escaped); non-text is ``""``."""
-    if isinstance(value, bool) or value is None:
-        return ""
-    if isinstance(value, int | float):
-        return str(value)
-    return unescape_html(clean(value)) if isinstance(value, str) else ""
+def _text(data: Record, *keys: str) -> str:
+    """A field as display-ready text (:func:`.json_fields.text`), entities undone (even
+    doubly escaped)."""
+    return unescape_html(fields.text(data, *keys))
 
 
-def _people(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Author names and their distinct institutions from a feed's ``authors`` list."""
+def _people(data: Record) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Author names and their distinct institutions from a record's ``authors`` list."""
     names: list[str] = []
     places: list[str] = []
-    for item in value if isinstance(value, list) else []:
-        if isinstance(item, dict):
-            name = _text(item.get("fullname") or item.get("name"))
-            if name:
-                names.append(" ".join(name.split()))
-            place = _text(item.get("institution"))
-            if place:
-                places.append(" ".join(place.split()))
+    for item in fields.records(data, "authors"):
+        if name := _text(item, "fullname", "name"):
+            names.append(" ".join(name.split()))
+        if place := _text(item, "institution"):
+            places.append(" ".join(place.split()))
     return tuple(names), tuple(dict.fromkeys(places))
 
 
@@ -99,70 +104,68 @@ def track_of(source_url: str) -> str:
     return " ".join(words).casefold()
 
 
-def event_type(value: Any) -> str:
+def event_type(data: Record) -> str:
     """A record's ``eventtype``: ``Poster`` (also when missing), ``Oral``, or the talk's kind
     as the feed names it (``Spotlight``), each a talk of its paper's."""
-    kind = _text(value).strip()
+    kind = _text(data, "eventtype").strip()
     if not kind or kind.casefold() == "poster":
         return "Poster"
     return "Oral" if kind.casefold() == "oral" else kind
 
 
-def feed_row(record: Any, venue_key: str) -> TableRow:
+def feed_row(value: Any, venue_key: str) -> TableRow:
     """One feed record as a table row; raises :class:`SourceError` naming what it lacks."""
-    if not isinstance(record, dict):
+    record = fields.record(value)
+    if record is None:
         raise SourceError("not an object")
     event_id = event_id_of(record.get("id"))
     if event_id is None:
         raise SourceError("no id")
-    title = _text(record.get("name"))
+    title = _text(record, "name")
     if not title:
         raise SourceError("no name")
     known = venues.venue(venue_key)
-    page = _text(record.get("virtualsite_url"))
+    page = _text(record, "virtualsite_url")
     url = f"https://{known.host}{page}" if known and page.startswith("/") else ""
-    paper_url = _text(record.get("paper_url"))
-    authors, institutions = _people(record.get("authors"))
-    related = record.get("related_events_ids")
+    paper_url = _text(record, "paper_url")
+    authors, institutions = _people(record)
     paper = Paper(
         id="",
         title="",
         title_raw=title,
-        decision=_text(record.get("decision")),
-        topic=_text(record.get("topic")),
-        session=_text(record.get("session")),
-        starts_at=_text(record.get("starttime")),
-        ends_at=_text(record.get("endtime")),
-        url=url or _text(record.get("url")),
+        decision=_text(record, "decision"),
+        topic=_text(record, "topic"),
+        session=_text(record, "session"),
+        starts_at=_text(record, "starttime"),
+        ends_at=_text(record, "endtime"),
+        url=url or _text(record, "url"),
         openreview_url=paper_url if "openreview.net" in paper_url else "",
         authors=authors,
         institutions=institutions,
-        abstract_raw=clean(a) if isinstance(a := record.get("abstract"), str) else "",
-        track=track_of(_text(record.get("sourceurl"))),
+        abstract_raw=fields.text(record, "abstract"),
+        track=track_of(_text(record, "sourceurl")),
     )
-    uid = _text(record.get("uid")).strip()
+    uid = _text(record, "uid").strip()
+    related = map(event_id_of, fields.items(record, "related_events_ids"))
     return TableRow(
         event_id,
-        event_type(record.get("eventtype")),
+        event_type(record),
         paper,
         venue_key=venue_key,
-        room=_text(record.get("room_name")),
-        poster_position=_text(record.get("poster_position")),
-        related=tuple(
-            i for i in map(event_id_of, related if isinstance(related, list) else []) if i
-        ),
+        room=_text(record, "room_name"),
+        poster_position=_text(record, "poster_position"),
+        related=tuple(i for i in related if i),
         uid=uid if _UID.match(uid) else "",
     )
 
 
 def parse_feed(data: Any, venue_key: str) -> Feed:
     """The rows of an events feed document; raises :class:`SourceError` if it is not one."""
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise SourceError('not a conference feed (no "results" list)')
-    count = data.get("count")
-    feed = Feed(count=count if isinstance(count, int) and not isinstance(count, bool) else None)
-    feed.received = len(data["results"])
-    for record in data["results"]:
+    document = feed_document(data)
+    if document is None:
+        raise SourceError(NOT_A_FEED)
+    feed = Feed(count=fields.whole(document, "count"), received=len(document["results"]))
+    for record in document["results"]:
         try:
             feed.rows.append(feed_row(record, venue_key))
         except SourceError as exc:
@@ -175,10 +178,10 @@ def parse_abstracts(data: Any) -> dict[int, str]:
     if not isinstance(data, dict):
         raise SourceError("the abstracts file is not a JSON object of id: abstract")
     out: dict[int, str] = {}
-    for key, value in data.items():
+    for key in data:
         event_id = event_id_of(key)
-        if event_id is not None and isinstance(value, str) and value.strip():
-            out[event_id] = clean(value)
+        if event_id is not None and (abstract := fields.text(data, key)):
+            out[event_id] = abstract
     if data and not out:
         raise SourceError("the abstracts file holds no id: abstract pair")
     return out
@@ -226,9 +229,9 @@ def read_feed(source: SourceText) -> SourceData | None:
         if not out.official:
             out.problems.append(SourceProblem(str(source.path), "no abstracts in it", fatal=False))
         return out
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+    if feed_document(data) is None:
         if named_feed:
-            raise SourceError('not a conference feed (no "results" list)')
+            raise SourceError(NOT_A_FEED)
         return None
     feed = parse_feed(data, venue_key)
     if feed.received and not feed.rows:

@@ -20,26 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from index_builder.paths import JOINS_FILE
+from index_builder.sources import json_fields as fields
+from index_builder.sources.json_fields import event_id_of
 
 __all__ = ["JOINS_FILE", "JoinLine", "NotAJoin", "event_id_of", "join_line", "parse_text"]
 
 
 class NotAJoin(ValueError):
     """A line that holds neither a join nor a separation; the message says why."""
-
-
-def event_id_of(value: Any) -> int | None:
-    """An event id from an integer or a string of digits; anything else is no id."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12:
-        return value
-    if (
-        isinstance(value, str)
-        and value.strip().isascii()
-        and value.strip().isdigit()
-        and len(value.strip()) < 12
-    ):
-        return int(value.strip())
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,30 +50,23 @@ class JoinLine:
         return bool(self.abstract_ids)
 
 
-def _text(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    return value.strip() if isinstance(value, str) else ""
-
-
 def join_line(data: Any) -> JoinLine:
     """The join or separation a parsed JSON line states; :class:`NotAJoin` when none."""
-    if not isinstance(data, dict):
+    found = fields.record(data)
+    if found is None:
         raise NotAJoin("not an object")
-    data = {str(k).strip().lower(): v for k, v in data.items()}
-    event_id = event_id_of(data.get("event_id"))
-    if data.get("apart") is True:
-        ids = data.get("abstract_ids")
-        found = tuple(
-            i.strip() for i in (ids if isinstance(ids, list) else []) if isinstance(i, str)
-        )
-        if event_id is None or not found or not all(found):
+    line = fields.lower_keys(found)
+    event_id = event_id_of(line.get("event_id"))
+    title = fields.text(line, "title")
+    if line.get("apart") is True:
+        ids = fields.texts(line, "abstract_ids")
+        if event_id is None or not ids:
             raise NotAJoin("a join taken apart without its event_id and abstract_ids")
-        return JoinLine(event_id, _text(data, "title"), abstract_ids=found,
-                        day=_text(data, "separated"))  # fmt: skip
-    abstract = data.get("abstract")
-    if event_id is None or not isinstance(abstract, str) or not abstract.strip():
+        return JoinLine(event_id, title, abstract_ids=ids, day=fields.text(line, "separated"))
+    abstract = fields.text(line, "abstract")
+    if event_id is None or not abstract:
         raise NotAJoin("a join without its event_id and abstract")
-    return JoinLine(event_id, _text(data, "title"), abstract, day=_text(data, "joined"))
+    return JoinLine(event_id, title, abstract, day=fields.text(line, "joined"))
 
 
 def parse_text(line: str) -> JoinLine | None:

@@ -15,14 +15,15 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from index_builder.model import Event, Paper
-from index_builder.sources.join_lines import JOINS_FILE, JoinLine, NotAJoin, event_id_of, join_line
+from index_builder.sources import json_fields as fields
+from index_builder.sources.join_lines import JOINS_FILE, JoinLine, NotAJoin, join_line
+from index_builder.sources.json_fields import clean, event_id_of
 from index_builder.text import render as text
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _NON_WORD = re.compile(r"[\W_]+")
 MAX_ID_CHARS = 64
 """A declared id longer than this is not an id worth keeping as an alias."""
@@ -60,11 +61,6 @@ class PaperRecord:
     def source(self) -> str:
         """``FILE:POSITION`` as shown in a paper's ``sources``."""
         return f"{self.file}:{self.position}"
-
-
-def clean(value: str) -> str:
-    """Text with lone surrogates (possible in JSON escapes) replaced, so it encodes as UTF-8."""
-    return _SURROGATE.sub("\ufffd", value).strip()
 
 
 def normalized(raw: str) -> str:
@@ -123,16 +119,8 @@ def _inverted(name: str) -> bool:
     )
 
 
-def _string(data: dict[str, Any], *keys: str) -> str:
-    """The first non-empty string among ``keys``; a number is written out; others are errors."""
-    for key in keys:
-        value = data.get(key)
-        if value is None or value == "":
-            continue
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise RecordError(f"field {key!r} is not text")
-        return clean(str(value))
-    return ""
+_string = partial(fields.text, wrong=RecordError)
+"""The text of the first of the keys present; a field of another type makes the record bad."""
 
 
 def _names(data: dict[str, Any], key: str) -> tuple[str, ...]:
@@ -157,40 +145,26 @@ def _names(data: dict[str, Any], key: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _links(data: dict[str, Any], *keys: str) -> tuple[str, ...]:
-    """URLs from fields holding a string or a list of strings."""
-    out: list[str] = []
-    for key in keys:
-        value = data.get(key)
-        items = value if isinstance(value, list) else [value]
-        out.extend(clean(v) for v in items if isinstance(v, str) and clean(v))
-    return tuple(dict.fromkeys(out))
-
-
-def _events(value: Any) -> tuple[Event, ...]:
+def _events(data: dict[str, Any]) -> tuple[Event, ...]:
     """The ``events`` list of a dump record (poster session, talk); malformed items are dropped."""
-    if not isinstance(value, list):
-        return ()
-    events = []
-    for item in value[:16]:
-        if not isinstance(item, dict):
-            continue
-        kind = item.get("kind")
-        if kind not in ("poster", "oral"):
-            continue
-        texts = {k: clean(v) for k in ("session", "starts_at", "ends_at", "room",
-                 "poster_position") if isinstance(v := item.get(k), str)}  # fmt: skip
-        events.append(Event(kind, event_id=event_id_of(item.get("event_id")), **texts))
-    return tuple(events)
+    return tuple(
+        Event(
+            item["kind"],
+            event_id=event_id_of(item.get("event_id")),
+            **{k: fields.text(item, k) for k in _EVENT_TEXTS},
+        )
+        for item in fields.records(data, "events", first=16)
+        if item.get("kind") in ("poster", "oral")
+    )
+
+
+_EVENT_TEXTS = ("session", "starts_at", "ends_at", "room", "poster_position")
 
 
 def _ids(data: dict[str, Any]) -> tuple[str, ...]:
     """The ids a record declares: ``id``, ``paper_id`` and the ``aliases`` list."""
-    values: list[Any] = [data.get("id"), data.get("paper_id")]
-    aliases = data.get("aliases")
-    values.extend(aliases if isinstance(aliases, list) else [])
-    out = (clean(str(v)) for v in values if isinstance(v, str | int) and not isinstance(v, bool))
-    return tuple(dict.fromkeys(v for v in out if v and len(v) <= MAX_ID_CHARS))
+    ids = (fields.text(data, "id"), fields.text(data, "paper_id"), *fields.texts(data, "aliases"))
+    return tuple(dict.fromkeys(i for i in ids if i and len(i) <= MAX_ID_CHARS))
 
 
 def _foreign(data: dict[str, Any]) -> bool:
@@ -210,9 +184,10 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
     """
     if file == JOINS_FILE or (isinstance(data, dict) and data.get("apart") is True):
         return _join_record(data, file, position)
-    if not isinstance(data, dict):
+    found = fields.record(data)
+    if found is None:
         raise RecordError("not an object")
-    data = {str(k).strip().lower(): v for k, v in data.items()}
+    data = fields.lower_keys(found)
     title = "" if data.get("title_derived") is True else _string(data, "title_raw", "title")
     abstract = _string(data, "abstract_raw", "abstract", "summary")
     if not title and not abstract:
@@ -236,14 +211,14 @@ def record_from_json(data: Any, file: str, position: int) -> PaperRecord:
         ends_at=_string(data, "ends_at", "endtime"),
         url=_string(data, "url") or paper_url or _string(data, "pdf", "pdf_url"),
         openreview_url=openreview,
-        code_urls=_links(data, "code_urls", "code_url", "code"),
+        code_urls=fields.texts(data, "code_urls", "code_url", "code"),
         oral=data.get("oral") is True,
         spotlight=data.get("spotlight") is True or decision.lower() == "accept (spotlight)",
         event_id=event_id_of(data.get("event_id")) if title and not _foreign(data) else None,
         aliases=_ids(data),
-        events=_events(data.get("events")) if title else (),
+        events=_events(data) if title else (),
         venue=_string(data, "venue") if title else "",
-        possibly_same_as=_plain_strings(data.get("possibly_same_as")),
+        possibly_same_as=fields.texts(data, "possibly_same_as"),
     )
     return PaperRecord(file, position, paper)
 
@@ -262,10 +237,3 @@ def _join_record(data: Any, file: str, position: int) -> PaperRecord:
     paper = Paper("", "", title_raw=title, abstract_raw=clean(stated.abstract),
                   event_id=stated.event_id)  # fmt: skip
     return PaperRecord(file, position, paper, hand=True)
-
-
-def _plain_strings(value: object) -> tuple[str, ...]:
-    """A JSON list's non-empty strings (anything else: none)."""
-    if not isinstance(value, list):
-        return ()
-    return tuple(v.strip() for v in value if isinstance(v, str) and v.strip())

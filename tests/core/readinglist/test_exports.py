@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
+import icalendar
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,7 @@ from index_builder.readinglist.exports import (
     to_ics,
     to_markdown,
 )
-from index_builder.readinglist.ics import clean_ics_text, escape_text, event_uid, fold
+from index_builder.readinglist.ics import clean_ics_text, event_uid
 from index_builder.readinglist.schedule import clashes, group_sessions
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.waiting import wait_until
@@ -84,7 +85,6 @@ def test_bundled_rows_are_read() -> None:
 
 
 def test_ics_parses_field_by_field() -> None:
-    icalendar = pytest.importorskip("icalendar")
     bms = marks("e64356", "e62850")  # a Poster Session 4 paper with '&'; ProEval has no time
     text = to_ics(bms, now=NOW)
     assert "\r\n" in text and "\n" not in text.replace("\r\n", "")
@@ -112,7 +112,6 @@ def test_ics_utc_conversion_example() -> None:
 
 
 def test_ics_marks_clashes_and_keeps_uids_stable() -> None:
-    icalendar = pytest.importorskip("icalendar")
     oral = oral_at("18:45")  # overlaps Poster Session 1 (18:30-20:15)
     bms = marks("e63900", "e63329", oral)  # two posters of session 1 and the oral
     first, second = to_ics(bms, now=NOW), to_ics(list(reversed(bms)), now=NOW)
@@ -130,17 +129,28 @@ def test_ics_marks_clashes_and_keeps_uids_stable() -> None:
 
 
 def test_ics_escaping_and_folding_round_trip() -> None:
-    icalendar = pytest.importorskip("icalendar")
     title = "Commas, semis; back\\slash\nnewline — " + "é漢字🙂" * 30
     bm = Bookmark(Paper("h", title, session="S; 1, A", starts_at="2026-07-06T18:30:00-07:00"))
     text = to_ics([bm], now=NOW)
-    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    physical = text.split("\r\n")
+    assert all(len(line.encode()) <= 75 for line in physical)
+    assert sum(line.startswith(" ") for line in physical) >= 5  # the long title was folded
+    unfolded = text.replace("\r\n ", "").split("\r\n")
+    assert "SUMMARY:Commas\\, semis\\; back\\\\slash\\nnewline — " + "é漢字🙂" * 30 in unfolded
+    assert "LOCATION:S\\; 1\\, A" in unfolded
     ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
     assert str(ev["SUMMARY"]) == title
     assert str(ev["LOCATION"]) == "S; 1, A"
-    assert escape_text("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
-    long = "X" * 200
-    assert fold(long).replace("\r\n ", "") == long
+
+
+def test_ics_backslash_n_and_controls_read_back_as_the_cleaned_text() -> None:
+    # RFC 5545's \\N is a line break (also once a control between \\ and N is dropped).
+    title = "a\\Nb\x1b[31mred\u2028c\r\nd\\\x00N"
+    bm = Bookmark(Paper("c", title, starts_at="2026-07-06T18:30:00-07:00"))
+    text = to_ics([bm], now=NOW)
+    assert "\x1b" not in text and "\u2028" not in text
+    ev = next(iter(icalendar.Calendar.from_ical(text).walk("VEVENT")))
+    assert str(ev["SUMMARY"]) == clean_ics_text(title) == "a\nb[31mredc\nd\n"
 
 
 # --- clashes and sessions -------------------------------------------------------------------
@@ -313,8 +323,6 @@ def test_bibtex_parses_with_catalogue_and_orphans() -> None:
 @settings(max_examples=200, deadline=None)
 @given(title=st.text(max_size=300), session=st.text(max_size=40))
 def test_ics_any_text_parses_back(title: str, session: str) -> None:
-    import icalendar
-
     stated = Paper("x", title or "t", session=session, starts_at="2026-07-06T18:30:00-07:00")
     bm = Bookmark(stated)
     text = to_ics([bm], now=NOW)

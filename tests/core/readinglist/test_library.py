@@ -3,6 +3,7 @@ file (schema v3, migrated from v2), and matched against catalogue papers."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -91,6 +92,20 @@ def test_untitled_malformed_and_duplicates_are_counted_the_rest_kept(tmp_path: P
         "1 malformed entry skipped",
         "1 duplicate entry (same DOI, arXiv id or title) kept once",
     ]
+
+
+def test_csl_fields_of_the_wrong_shape_read_as_absent(tmp_path: Path) -> None:
+    items = [
+        {"title": "Dated oddly", "issued": {"date-parts": {"0": [2024]}}, "author": "Ann Lee"},
+        {"title": True, "author": [{"literal": "Bo Chen"}]},
+        {"title": "Dated", "issued": {"date-parts": [[2023, 5]]}, "author": [{"family": "Lee"}]},
+    ]
+    read = read_library(_write(tmp_path, "odd.json", json.dumps(items)))
+    assert [(e.title, e.year, e.authors) for e in read.entries] == [
+        ("Dated oddly", "", ()),
+        ("Dated", "2023", ("Lee",)),
+    ]
+    assert read.problems == ["1 entry without a title skipped"]
 
 
 def test_non_utf8_file_is_read_and_said(tmp_path: Path) -> None:
