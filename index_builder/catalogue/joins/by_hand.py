@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from index_builder.atomic import write_atomic
-from index_builder.catalogue.joins.match import RANK_LIMIT
 from index_builder.catalogue.joins.score import AbstractTerms, TitleIndex
+from index_builder.catalogue.joins.thresholds import CANDIDATES, RANK_LIMIT
 from index_builder.model import Paper
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.join_lines import event_id_of, parse_text
@@ -43,8 +43,6 @@ from index_builder.venues import known
 
 Lookup = Callable[[str], Paper | None]
 """A catalogue's ``get``: the paper with an id or alias."""
-CANDIDATES = 5
-"""How many papers :class:`Candidates` offers for one abstract."""
 
 
 class JoinRefused(ValueError):

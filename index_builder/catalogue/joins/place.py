@@ -17,6 +17,7 @@ from typing import NamedTuple, Protocol
 
 from index_builder.catalogue.joins.match import AbstractMatcher, Join
 from index_builder.catalogue.joins.score import TitleIndex
+from index_builder.catalogue.joins.thresholds import TWIN_HEAD, TWIN_MAX_WORDS, TWIN_MIN_CHARS
 from index_builder.catalogue.merge_records import RecordMerge
 from index_builder.catalogue.official import certain_joins, namespace
 from index_builder.catalogue.paper_rows import TablePaper
@@ -82,14 +83,6 @@ def place_abstracts(
     )
     _settle_twins(twins, joins, merge)
     return Placement(joins, possible, twins)
-
-
-TWIN_MIN_CHARS = 200
-"""An abstract is another's twin only when it is this long: a short text may end many."""
-TWIN_MAX_WORDS = 80
-"""The most words a twin's extra opening (an author line, a title) may have."""
-TWIN_HEAD = 40
-"""Characters of a text's opening looked up before the whole text is."""
 
 
 def _twins(abstracts: Sequence[_Abstract]) -> dict[int, int]:
