@@ -110,8 +110,9 @@ POSSIBLE_LEAD = 1.6
 runner-up by this factor is possibly that row. The bundled abstracts shuffled into one
 file: 40 joined, 13 of the 36 left hinted, all right; arXiv tuning list: 108 of 124 hints
 name the abstract's own row; each bundled row removed in turn: 3 wrong hints in 76
-(commit 6c88eb6). ``.venv/bin/python -m pytest tests/core/catalogue/test_join.py -q -k
-removed`` and ``tests/core/catalogue/test_join_shuffled.py -k paperscope``."""
+(commit 6c88eb6).
+``.venv/bin/python -m pytest tests/core/catalogue/test_join.py -q -k removed`` and
+``.venv/bin/python -m pytest tests/core/catalogue/test_join_shuffled.py -q -k paperscope``."""
 RANK_LIMIT = 60
 """How many best titles are kept per abstract (a row outside them has no rank, so cannot
 join by order), and how far ``J`` looks for a lone abstract's papers. Not measured alone;
