@@ -17,8 +17,9 @@ import argparse
 import statistics
 import time
 
-from index_builder.catalogue.join import STRONG_TIERS, AbstractMatcher
-from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.joins.match import AbstractMatcher
+from index_builder.catalogue.joins.score import TitleIndex
+from index_builder.catalogue.joins.thresholds import STRONG_TIERS
 from tests.helpers.join_lists import (
     HELD_OUT,
     TUNE,

@@ -32,14 +32,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from index_builder.catalogue.join import STRONG_TIERS, AbstractMatcher, Join
-from index_builder.catalogue.join_score import (
+from index_builder.catalogue.joins.match import AbstractMatcher, Join
+from index_builder.catalogue.joins.score import (
     STOPWORDS,
     AbstractTerms,
     TitleIndex,
     stems,
     title_names,
 )
+from index_builder.catalogue.joins.thresholds import STRONG_TIERS
 from tests.helpers.catalogue_data import bundled_files, expected_rows, lists, posters
 
 ARXIV = Path(os.environ.get("PAPERSCOPE_ARXIV_SAMPLE", "/work/shared/data/arxiv_sample.jsonl.gz"))

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue.join import AUTHOR_MIN_SCORE, AbstractMatcher, Join
-from index_builder.catalogue.join_score import (
+from index_builder.catalogue.joins.match import AbstractMatcher, Join
+from index_builder.catalogue.joins.score import (
     AbstractTerms,
     TitleIndex,
     author_keys,
     without_author_line,
 )
+from index_builder.catalogue.joins.thresholds import AUTHOR_MIN_SCORE
 from index_builder.catalogue.load import load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources

@@ -5,12 +5,12 @@ no join, so every rule here errs towards leaving an abstract on its own.
 
 0. **Author joins**: when the table knows its authors and an entry writes every author
    of a free row in full (two authors at least, and more than any other row so named;
-   see :meth:`~index_builder.catalogue.join_score.TitleIndex.named_by`), and that row's
+   see :meth:`~index_builder.catalogue.joins.score.TitleIndex.named_by`), and that row's
    title scores at least :data:`AUTHOR_MIN_SCORE`, the entry joins it. A row so named by
    two entries goes to neither, and a strong join (below) onto a row an author join took
    is dropped.
 1. **Strong joins** need no context: the best title scores at least
-   :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.join_score`) and at least
+   :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.joins.score`) and at least
    :data:`STRONG_RATIO` times the runner-up. A row claimed by two abstracts goes
    to neither unless one claim is clearly stronger. A list's abstracts are distinct
    papers: a near rival (:data:`RIVAL_SHARE`) taken by another abstract's join is then
@@ -29,7 +29,9 @@ no join, so every rule here errs towards leaving an abstract on its own.
    whole table *and* score :data:`DOMINANT_RATIO` times the gap's next best row.
 
 Ids never come from here: the catalogue keeps an abstract's own id as an alias
-of the paper it joins, so a join that appears or disappears moves no bookmark.
+of the paper it joins, so a join that appears or disappears moves no bookmark. The
+numbers, and the measurements that set them, are in
+:mod:`index_builder.catalogue.joins.thresholds`.
 """
 
 from __future__ import annotations
@@ -42,59 +44,29 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from index_builder.catalogue.join_score import NAME_MISS, AbstractTerms, TitleIndex
-
-STRONG_SCORE = 45.0
-STRONG_RATIO = 2.0
-"""A join without context needs this score and this lead over the runner-up title (and
-any rival claim), and a title whose name the abstract writes if it has one. Tuned on half
-of the real arXiv sample and of the bundled lists, shuffled (see ``tests/core/catalogue/
-test_join_shuffled.py``); the other halves are the test."""
-STRONG_TIERS: tuple[tuple[float, float], ...] = ((STRONG_SCORE, STRONG_RATIO),)
-"""Each ``(score, lead)`` pair is one way to a strong join (a looser one may be measured by
-``python -m tests.benchmarks.joins --tiers``; none is kept: see the README)."""
-AUTHOR_MIN_SCORE = 8.0
-"""An author join also needs the title to share this much with the entry (a title that
-shares nothing is another paper of the same authors). Set on the tuning halves of the
-shuffled lists with author lines (1,000 arXiv abstracts present, 300 absent): a floor of
-4 joined 961 right and 7 absent papers wrongly, 8 joined 948 and 5, 16 joined 927 and 4."""
-RIVAL_SHARE = 0.7
-"""One-to-one: an abstract is judged again without the rows others took only when one of
-them scored at least this share of its best title (a near tie that another abstract of
-the list explains)."""
-ORDER_MIN_ANCHORS = 4
-ORDER_MIN_SHARE = 0.8
-"""A file is ordered when at least this share of its (at least 4) strong joins
-form an increasing run of event ids; a shuffled list of 4 or more rarely does."""
-ORDER_BUDGET = 40
-"""Most ``rank x gap size`` for an ordered join: about 40/6628 = 0.6 % chance that a
-random wrong row passes, before the score and ratio checks below."""
-ORDER_MIN_SCORE = 12.0
-ORDER_RATIO = 1.25
-"""An ordered join also needs this score and this lead over the gap's next best row."""
-DOMINANT_RATIO = 2.4
-DOMINANT_GAP = 600
-"""A gap too wide for the budget still yields its row when that row is the abstract's best
-title of the whole table and scores this many times the gap's next best row (a gap of
-up to this many rows: about 3 % of the table, and then only its single best title)."""
-POSSIBLE_MIN_SCORE = 4.0
-POSSIBLE_RATIO = 15.0
-"""An abstract left unjoined whose ordered gap holds one row scoring at least this and this
-many times the gap's next row is *possibly* that row: shown as such, never joined. (With
-each bundled abstract's own row removed, the best wrong row of a gap led by at most 10.7x;
-the two bundled abstracts left unjoined lead by 22x and alone.)"""
-POSSIBLE_SCORE = 30.0
-POSSIBLE_LEAD = 1.6
-"""Any list: an unjoined abstract whose best title scores this and leads the runner-up by
-this factor (with a name the abstract writes, if the title has one) is possibly that row."""
-RANK_LIMIT = 60
-"""How many best titles are kept per abstract; a row outside them has no rank."""
-EDGE_REACH = 3
-"""Before a file's first join or after its last, search this many times the file's pace."""
-EXCLUDE_SLACK = 8
-"""Extra candidates kept per abstract so that excluding a few rows leaves RANK_LIMIT."""
-SCAN_LIMIT = 600
-"""Gaps with more rows than this are searched through the abstract's ranked list only."""
+from index_builder.catalogue.joins.score import AbstractTerms, TitleIndex
+from index_builder.catalogue.joins.thresholds import (
+    AUTHOR_MIN_SCORE,
+    DOMINANT_GAP,
+    DOMINANT_RATIO,
+    EDGE_REACH,
+    EXCLUDE_SLACK,
+    NAME_MISS,
+    ORDER_BUDGET,
+    ORDER_MIN_ANCHORS,
+    ORDER_MIN_SCORE,
+    ORDER_MIN_SHARE,
+    ORDER_RATIO,
+    POSSIBLE_LEAD,
+    POSSIBLE_MIN_SCORE,
+    POSSIBLE_RATIO,
+    POSSIBLE_SCORE,
+    RANK_LIMIT,
+    RIVAL_SHARE,
+    SCAN_LIMIT,
+    STRONG_RATIO,
+    STRONG_TIERS,
+)
 
 
 @dataclass(frozen=True, slots=True)

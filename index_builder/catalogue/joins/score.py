@@ -28,6 +28,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from index_builder.catalogue.joins.thresholds import (
+    CANDIDATE_MAX_DF,
+    NAME_BONUS,
+    NAME_GRAMS,
+    NAME_MAX_TITLES,
+    NAME_MISS,
+)
+from index_builder.catalogue.joins.thresholds import TF_MAX as _TF_MAX
 from index_builder.text.words import fold, strip_accents
 
 
@@ -57,18 +65,7 @@ _SUFFIXES = sorted(
     key=len,
     reverse=True,
 )
-NAME_BONUS = 20.0
-"""Score added when the abstract names the title's distinctive method name."""
-NAME_MAX_TITLES = 2
-"""A name carried by more titles than this is not distinctive."""
-NAME_MISS = 0.5
-"""Factor on the score of a title whose name (``LeafLife:``) the abstract never writes: an
-abstract nearly always names its own method, so such a title is most likely another paper's
-(measured on real arXiv abstracts: 85 % of titles with a name have it in their abstract)."""
-CANDIDATE_MAX_DF = 400
-"""Stems in more titles than this do not nominate candidates (they still count in scores)."""
 
-_TF_MAX = 2.5
 _TF_WEIGHT = [0.0] + [min(1 + math.log(n), _TF_MAX) for n in range(1, 8)]
 """Weight of a title word by how often the abstract repeats it: 1, 1.69, 2.10, ... capped."""
 _COMMAND = re.compile(r"\\[A-Za-z]+")
@@ -80,8 +77,6 @@ _LETTER = re.compile(r"[A-Za-z]")
 _WORD = re.compile(r"[0-9a-z]+")
 _ALNUM = re.compile(r"[^0-9A-Za-z]")
 _NAME_PART = re.compile(r"[a-z]+")
-NAME_GRAMS = (2, 3, 4)
-"""An author's name is looked for as a run of this many words (``Anton van den Hengel``)."""
 
 
 def _fold(text: str) -> str:
