@@ -26,10 +26,9 @@ The rules (the table stays authoritative; a wrong join is worse than none):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from index_builder.catalogue.joins.match import Join
 from index_builder.catalogue.official import namespace
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, normalized, title_id, title_key
@@ -105,12 +104,13 @@ class RecordMerge:
         titles: Sequence[str],
         event_ids: Sequence[int],
         pool: Sequence[Sequence[AbstractEntry]],
-        joins: dict[int, Join],
+        joins: Mapping[int, int],
     ) -> dict[int, int]:
         """The final ``{abstract index: row index}``: title joins first, then allowed matcher joins.
 
         ``titles`` and ``event_ids`` describe the table entries, ``pool`` lists
-        every place each distinct abstract appears, ``joins`` is the matcher's answer.
+        every place each distinct abstract appears, ``joins`` is the matcher's answer
+        (``{abstract index: row index}``).
         """
         row_of = self._title_rows(titles, event_ids)
         final: dict[int, int] = {}
@@ -120,14 +120,14 @@ class RecordMerge:
             if rows:
                 self._place(index, rows[0], final)
         titled_rows = set(final.values())
-        for index, join in sorted(joins.items()):
+        for index, row in sorted(joins.items()):
             if index in final or index in self.folded:
                 continue
             if not all(self.titled_entry(e) for e in pool[index]):
-                if join.row in titled_rows:
-                    self._place(index, join.row, final)
+                if row in titled_rows:
+                    self._place(index, row, final)
                 else:
-                    final[index] = join.row
+                    final[index] = row
         self._group_title_only(row_of)
         return final
 

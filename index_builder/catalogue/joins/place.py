@@ -79,7 +79,7 @@ def place_abstracts(
         [item.row.paper.title_raw for item in table],
         [-1 if namespace(item.row) else item.row.event_id for item in table],
         [a.entries for a in abstracts],
-        matched,
+        {a: join.row for a, join in matched.items()},
     )
     _settle_twins(twins, joins, merge)
     return Placement(joins, possible, twins)
