@@ -1,30 +1,23 @@
-"""The main screen's paper view: the paper shown, its similar papers, its links.
+"""The main screen's paper view: the paper shown and its links.
 
 :class:`PaperPane` is a helper the screen owns: it shows a hit in the view with
-its bookmark badge, fills the similar papers from a worker once the screen is drawn
-and the cursor rests (they come from the paper vectors, about a millisecond each),
-and opens the paper's page or code through the services.
+its bookmark badge (the view looks up the similar papers itself), and opens the
+paper's page or code through the services.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
-from textual.worker import get_current_worker
 
 from index_builder.model import Hit, Paper
 from index_builder.text.links import openreview_pdf
 from tui.widgets.paper_view import PaperView
 
 if TYPE_CHECKING:
-    from tui.screens.main.searching import Searcher
     from tui.services import Services
-
-SIMILAR_DELAY_S = 0.12
-"""Similar papers are looked up once the cursor rests this long (holding j stays light)."""
 
 
 class PaperPane:
@@ -35,13 +28,11 @@ class PaperPane:
         screen: Screen[Any],
         services: Services,
         *,
-        searcher: Callable[[], Searcher | None],
         marked: Callable[[], frozenset[str]],
         dismissed: Callable[[], frozenset[str]] = frozenset,
     ) -> None:
         self._screen = screen
         self._services = services
-        self._searcher = searcher
         self._marked = marked
         self._dismissed = dismissed
 
@@ -51,41 +42,10 @@ class PaperPane:
         return self._screen.query_one(PaperView)
 
     def show(self, hit: Hit | None) -> None:
-        """Show ``hit`` in the view and look up its similar papers."""
+        """Show ``hit`` in the view (which looks up its similar papers)."""
         marked = hit is not None and hit.paper.id in self._marked()
         dismissed = hit is not None and hit.paper.id in self._dismissed()
         self.view.show(hit, bookmarked=marked, dismissed=dismissed)
-        self.find_similar()
-
-    def find_similar(self) -> None:
-        """Fill the view's similar papers in a worker (once the index is ready), started
-        after the screen is drawn: the list and the view come first."""
-        self._screen.call_after_refresh(self._start_similar)
-
-    def _start_similar(self) -> None:
-        """The worker for the paper shown now; an exclusive one, so a request for a paper
-        the cursor has left is cancelled (and its answer, if any, dropped by the view)."""
-        paper = self.view.paper
-        searcher = self._searcher()
-        if paper is not None and searcher is not None and searcher.ready:
-            paper_id = paper.id
-            self._screen.run_worker(
-                lambda: self._similar(searcher, paper_id),
-                thread=True,
-                exclusive=True,
-                group="similar",
-                exit_on_error=False,
-            )
-
-    def _similar(self, searcher: Searcher, paper_id: str) -> None:
-        """Similar papers for ``paper_id``, after a pause so that scrolling stays light."""
-        worker = get_current_worker()
-        time.sleep(SIMILAR_DELAY_S)
-        if worker.is_cancelled:
-            return
-        hits = searcher.similar(paper_id, 8)
-        if not worker.is_cancelled:
-            self._screen.app.call_from_thread(self.view.set_similar, paper_id, hits)
 
     def refresh_badge(self) -> None:
         """Redraw the view's bookmark badge and its dismissed mark."""

@@ -33,8 +33,8 @@ from tui.screens.main.history import SearchHistory
 from tui.screens.main.library import Library
 from tui.screens.main.listings import BOOKMARKED, Listings
 from tui.screens.main.owned import OwnedLibrary
-from tui.screens.main.search_flow import MoreDone, SearchFlow
 from tui.screens.main.search_flow import SearchDone as Done
+from tui.screens.main.search_flow import SearchFlow
 from tui.screens.main.searching import FOR_YOU, Searcher, like_query
 from tui.screens.main.start_up import StartUp
 from tui.widgets.did_you_mean import DidYouMean
@@ -43,6 +43,7 @@ from tui.widgets.paper_view import PaperView
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
+from tui.widgets.workers import WorkerFailed
 
 if TYPE_CHECKING:
     from index_builder.readinglist.library_match import LibraryMatch
@@ -74,7 +75,7 @@ class MainScreen(Screen[None]):
             marked=self.bookmarked_ids,
             facet_panel=lambda: self.facet_panel,
             loaded=self.lists_loaded,
-            indexed=lambda: self.pane.find_similar(),
+            indexed=self.index_ready,
             zone=lambda: services.zone_setting,
             dismissed=self.for_you.dismissed,
         )
@@ -83,7 +84,6 @@ class MainScreen(Screen[None]):
         self.pane = PaperPane(
             self,
             services,
-            searcher=lambda: self.flow.searcher,
             marked=self.bookmarked_ids,
             dismissed=self.for_you.known,
         )
@@ -110,6 +110,10 @@ class MainScreen(Screen[None]):
         """A worker of this screen that failed is reported (:mod:`tui.lifecycle.failures`)."""
         if failed(event):
             report(self.app, event.worker)
+
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        """A worker of one of the screen's widgets failed: reported the same way."""
+        report(self.app, message.worker)
 
     def on_result_list_drawn(self) -> None:
         self.start_up.drawn()
@@ -222,12 +226,6 @@ class MainScreen(Screen[None]):
     def on_search_done(self, message: Done) -> None:
         self.flow.done(message)
 
-    def on_result_list_need_more(self, message: ResultList.NeedMore) -> None:
-        self.flow.more(message)
-
-    def on_more_done(self, message: MoreDone) -> None:
-        self.flow.more_done(message)
-
     # -- the paper under the cursor ---------------------------------------------------------
 
     def on_result_list_highlighted(self, message: ResultList.Highlighted) -> None:
@@ -252,6 +250,11 @@ class MainScreen(Screen[None]):
 
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
         self.pane.open_url(message.url, message.label)
+
+    def index_ready(self) -> None:
+        """The index is ready: the view looks up similar papers with it."""
+        if (searcher := self.flow.searcher) is not None:
+            self.view.similar_from(searcher.similar)
 
     def show_after_swap(self, paper_id: str) -> None:
         """Highlight ``paper_id`` in the answer given once a rebuilt catalogue is swapped in."""

@@ -28,7 +28,7 @@ from tui.screens.main.searching import FOR_YOU, LIMIT, Searcher
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
-from tui.widgets.result_list import ResultList
+from tui.widgets.result_list import Pager, ResultList
 from tui.widgets.search_box import SearchBox
 from tui.widgets.status_bar import StatusBar
 
@@ -44,17 +44,6 @@ class SearchDone(Message):
         self.sort = sort
         self.result = result
         self.ready = ready
-
-
-class MoreDone(Message):
-    """A further page of the query's hits, ranked from ``start``."""
-
-    def __init__(self, query: str, sort: SortKey, start: int, result: SearchResult) -> None:
-        super().__init__()
-        self.query = query
-        self.sort = sort
-        self.start = start
-        self.result = result
 
 
 class SearchFlow:
@@ -219,28 +208,6 @@ class SearchFlow:
         if not worker.is_cancelled:
             self._screen.post_message(SearchDone(query, sort, result, searcher.ready))
 
-    def more(self, message: ResultList.NeedMore) -> None:
-        """Fetch the further hits the list asks for, off the event loop."""
-        if self.searcher is None or self.result is None:
-            return
-        searcher, query, sort, marked = self.searcher, self.result.query, self.sort, self._marked()
-        start, limit = message.have, message.wanted - message.have
-
-        def fetch() -> None:
-            result = searcher.run(query, sort=sort, bookmarked=marked, limit=limit, offset=start)
-            if not get_current_worker().is_cancelled:
-                self._screen.post_message(MoreDone(query, sort, start, result))
-
-        self._screen.run_worker(
-            fetch, thread=True, exclusive=True, group="more", exit_on_error=False
-        )
-
-    def more_done(self, message: MoreDone) -> None:
-        """Append a further page, unless the query or the sort has changed since."""
-        if self.result is None or message.query != self.result.query or message.sort != self.sort:
-            return
-        self._screen.query_one(ResultList).add_hits(message.start, message.result.hits)
-
     def done(self, message: SearchDone) -> None:
         """Show a query's answer, unless the user has typed on or changed the sort since."""
         if message.query != self.box.value or message.sort != self.sort:
@@ -270,7 +237,7 @@ class SearchFlow:
             results.empty_message = message.result.note
         results.show_times(self._zone() if message.sort == "time" else None)
         total = max(message.result.total, len(hits))
-        results.set_hits(hits, keep=keep, total=total, near=near)
+        results.set_hits(hits, keep=keep, total=total, near=near, more=self._pager(message))
         offer = self._screen.query_one(DidYouMean)
         had_suggestion = offer.suggestion is not None
         offer.offer(message.result.suggestion)
@@ -289,6 +256,18 @@ class SearchFlow:
         self.update_note()
         if had_suggestion != (offer.suggestion is not None):
             self._screen.refresh_bindings()  # the footer shows "tab" only with a suggestion
+
+    def _pager(self, message: SearchDone) -> Pager | None:
+        """What fetches the hits of ``message``'s query past its first page."""
+        searcher, marked = self.searcher, self._marked()
+        if searcher is None:
+            return None
+        query, sort = message.query, message.sort
+
+        def page(start: int, limit: int) -> tuple[Hit, ...]:
+            return searcher.run(query, sort=sort, bookmarked=marked, limit=limit, offset=start).hits
+
+        return page
 
     def update_note(self) -> None:
         """Say in the status line how the query was read (simple filter, plain words)."""
