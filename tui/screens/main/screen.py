@@ -17,7 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.events import Key, Resize
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import Worker
@@ -208,16 +208,8 @@ class MainScreen(Screen[None]):
         self.listings.changed(self.box.value)
         self.run_search()
 
-    @on(Input.Submitted, "#search")
-    def on_query_submitted(self) -> None:
-        self.box.history.add(self.box.value)
+    def on_search_box_submitted(self) -> None:
         self.results.focus()
-
-    def on_key(self, event: Key) -> None:
-        if event.key == "down" and self.focused is self.box:
-            event.stop()
-            self.box.history.add(self.box.value)
-            self.results.focus()
 
     def run_search(self) -> None:
         """Start the query now in the box; an older one still running is superseded."""
