@@ -249,19 +249,20 @@ class PaperView(ReportsFailures, VerticalScroll, can_focus=True):
         if paper_id is not None and (self.paper is None or self.paper.id != paper_id):
             return
         self._similar = tuple(hits)
-        found = self.query("#similar").results(OptionList)
-        options = next(found, None)
-        if options is None:
-            if not self._similar:
-                return
-            # Built with the first similar papers, not at start-up.
-            self.mount(Label("Similar papers", id="similar-title"))
-            options = OptionList(id="similar")
-            self.mount(options)
+        options = next(self.query("#similar").results(OptionList), None)
+        if options is not None:
+            title = self.query_one("#similar-title", Label)
+        elif not self._similar:
+            return
+        else:
+            # Built with the first similar papers, not at start-up. (Held here, not queried:
+            # while the app closes nothing is mounted, and a lookup still running ends then.)
+            title, options = Label("Similar papers", id="similar-title"), OptionList(id="similar")
+            self.mount(title, options)
         options.clear_options()
         options.add_options([Option(self._similar_prompt(h)) for h in self._similar])
         shown = bool(self._similar)
-        self.query_one("#similar-title").display = shown
+        title.display = shown
         options.display = shown
 
     @property

@@ -1,57 +1,28 @@
-"""The main screen's paper view: the paper shown and its links.
+"""The main screen's links: a paper's page, PDF or code opened in a browser.
 
-:class:`PaperPane` is a helper the screen owns: it shows a hit in the view with
-its bookmark badge (the view looks up the similar papers itself), and opens the
-paper's page or code through the services.
+:class:`PaperLinks` is a helper the screen owns: it opens the paper's links through the
+services (the paper view shows the paper and looks up its similar papers itself).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
-from index_builder.model import Hit, Paper
+from index_builder.model import Paper
 from index_builder.text.links import openreview_pdf
-from tui.widgets.paper_view import PaperView
 
 if TYPE_CHECKING:
     from tui.services import Services
 
 
-class PaperPane:
-    """Shows papers in the screen's :class:`PaperView` and opens their links."""
+class PaperLinks:
+    """Opens a paper's links; says so on the screen when the paper has none."""
 
-    def __init__(
-        self,
-        screen: Screen[Any],
-        services: Services,
-        *,
-        marked: Callable[[], frozenset[str]],
-        dismissed: Callable[[], frozenset[str]] = frozenset,
-    ) -> None:
+    def __init__(self, screen: Screen[Any], services: Services) -> None:
         self._screen = screen
         self._services = services
-        self._marked = marked
-        self._dismissed = dismissed
-
-    @property
-    def view(self) -> PaperView:
-        """The paper view."""
-        return self._screen.query_one(PaperView)
-
-    def show(self, hit: Hit | None) -> None:
-        """Show ``hit`` in the view (which looks up its similar papers)."""
-        marked = hit is not None and hit.paper.id in self._marked()
-        dismissed = hit is not None and hit.paper.id in self._dismissed()
-        self.view.show(hit, bookmarked=marked, dismissed=dismissed)
-
-    def refresh_badge(self) -> None:
-        """Redraw the view's bookmark badge and its dismissed mark."""
-        paper = self.view.paper
-        if paper is not None:
-            self.view.set_marks(paper.id in self._marked(), paper.id in self._dismissed())
 
     def open_url(self, url: str, what: str) -> None:
         """Open ``url`` (http/https only) through the services."""
