@@ -291,7 +291,7 @@ class PaperScopeApp(App[int]):
             self.ctx,
             self.update_cancel,
             adopt=self._adopt,
-            show_state=screen.flow.status.set_index_state,
+            show_state=screen.status.set_index_state,
             swap_in=screen.start_up.swap_in,
         )
 
@@ -412,7 +412,7 @@ class PaperScopeApp(App[int]):
             change,
             self.update_cancel,
             adopt=self._adopt,
-            show_state=screen.flow.status.set_index_state,
+            show_state=screen.status.set_index_state,
             swap_in=screen.start_up.swap_in,
             show_paper=screen.show_after_swap,
         )

@@ -39,9 +39,9 @@ def tui_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def tui_no_similar_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """Similar papers are looked up at once (the app waits for the cursor to rest)."""
-    import tui.screens.main.browse
+    import tui.widgets.paper_view
 
-    monkeypatch.setattr(tui.screens.main.browse, "SIMILAR_DELAY_S", 0.0)
+    monkeypatch.setattr(tui.widgets.paper_view, "SIMILAR_DELAY_S", 0.0)
 
 
 @pytest.fixture(autouse=True)

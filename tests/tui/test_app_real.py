@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import tui.screens.main.browse
+import tui.widgets.paper_view
 from index_builder.model import SortKey
 from index_builder.paths import Paths
 from tests.helpers.tui_helpers import ready, rendered_text, settle, type_query
@@ -86,7 +86,7 @@ async def test_every_hit_of_diffusion_is_reachable(
             return  # the list is whole now: paging it does not depend on the order
         # Paging down from the top also reaches the end. Similar papers wait for the cursor
         # to rest, as in the app, so the pages passed over are not looked up.
-        monkeypatch.setattr(tui.screens.main.browse, "SIMILAR_DELAY_S", 0.12)
+        monkeypatch.setattr(tui.widgets.paper_view, "SIMILAR_DELAY_S", 0.12)
         await pilot.press("g")
         for _ in range(every.total // 10):
             await pilot.press("pagedown")

@@ -30,9 +30,10 @@ Before the first frame (one process; a forked child reads the first papers meanw
 6. ``tui/screens/main/screen.py`` :meth:`MainScreen.on_mount` calls
    ``tui/screens/main/start_up.py`` :meth:`StartUp.first_frame`: waits at most
    :data:`QUICK_LOAD_S` for something to show (the peek, a first look or the catalogue),
-   hands it to :meth:`SearchFlow.use_catalogue` (a
-   :class:`~tui.screens.main.searching.Searcher` over it: substring filter until the
-   index is there), and sets a :data:`GATE_S` timer for the rest.
+   hands it to :meth:`MainScreen.use_catalogue` (which gives
+   :meth:`SearchFlow.use_catalogue` a :class:`~tui.screens.main.searching.Searcher` over
+   it: substring filter until the index is there, and shows its papers), and sets a
+   :data:`GATE_S` timer for the rest.
 
 The first frame is drawn with the first screen of papers. Keys typed before it were held
 (``tui/lifecycle/typeahead.py``) and are handed on now, one per turn of the event loop.
@@ -49,9 +50,10 @@ After it:
    opens the index (``Context.index`` → ``index_builder/search/engine.py``
    ``SearchIndex.ensure``, built in a child process on a first run), each step a
    ``Loader`` message.
-9. ``MainScreen.on_loader_*`` hand those to :meth:`StartUp.loaded` and
-   ``SearchFlow.index_progress`` / ``index_ready`` / ``failed``: the list shows every
-   paper, the status line the build's progress, and the ``Searcher`` gets the index.
+9. ``MainScreen.on_loader_*`` handle those (a catalogue through :meth:`StartUp.loaded`
+   to ``MainScreen.use_catalogue``, the index to ``MainScreen.use_index``): the list
+   shows every paper, the status line the build's progress, the ``Searcher`` gets the
+   index and the paper view a source of similar papers.
 10. From then on each keystroke runs :meth:`SearchFlow.run` in an exclusive thread worker,
     which pauses :data:`TYPING_PAUSE_S` so that keys typed together run one query.
 

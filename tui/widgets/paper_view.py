@@ -4,13 +4,16 @@ Title, authors, institutions, oral/spotlight, topic, every presentation (poster 
 and talk, in the chosen zone: the venue's by default, with board and room), links
 (OpenReview, virtual site, code; clickable, http/https only; an address is never broken
 across lines: :class:`~tui.widgets.one_line.LinkLine`), the abstract with the
-query's words highlighted, and a list of similar papers that the screen fills from a
-worker. Data text is only ever put into ``Text`` objects.
+query's words highlighted, and the paper's similar papers, which the view looks up
+itself: once it is handed a source (:meth:`PaperView.similar_from`, when the index is
+ready) and the cursor rests on a paper, a thread worker asks the source and posts
+:class:`PaperView.SimilarLoaded`. Data text is only ever put into ``Text`` objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Callable, Collection, Sequence
 from typing import ClassVar
 
 from rich.console import Group
@@ -22,6 +25,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from index_builder.model import Hit, Paper
 from index_builder.text.links import openreview_pdf
@@ -36,6 +40,16 @@ from tui.widgets.paper_text import (
     short_authors,
     title_text,
 )
+from tui.widgets.workers import ReportsFailures
+
+SIMILAR_DELAY_S = 0.12
+"""Similar papers are looked up once the cursor rests this long (holding j stays light)."""
+
+SIMILAR_COUNT = 8
+"""How many similar papers the view lists."""
+
+Similar = Callable[[str, int], Sequence[Hit]]
+"""``(paper id, count)`` -> the papers most similar to it. Called off the event loop."""
 
 ABSTRACT_LIMIT = 20_000
 """Characters of an abstract shown; wrapping a megabyte of text would freeze the screen."""
@@ -69,8 +83,8 @@ class PaperBody(Static):
             self.post_message(PaperView.LinkChosen(label, url))
 
 
-class PaperView(VerticalScroll, can_focus=True):
-    """Shows one paper; ``show()`` replaces it, ``set_similar()`` fills the similar list."""
+class PaperView(ReportsFailures, VerticalScroll, can_focus=True):
+    """Shows one paper; ``show()`` replaces it, and the view looks up its similar papers."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-view--match",
@@ -126,6 +140,14 @@ class PaperView(VerticalScroll, can_focus=True):
             super().__init__()
             self.paper = paper
 
+    class SimilarLoaded(Message):
+        """The similar papers of paper ``paper_id`` were looked up (listed if still shown)."""
+
+        def __init__(self, paper_id: str, hits: tuple[Hit, ...]) -> None:
+            super().__init__()
+            self.paper_id = paper_id
+            self.hits = hits
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.hit: Hit | None = None
@@ -137,6 +159,7 @@ class PaperView(VerticalScroll, can_focus=True):
         self.abstracts_pending = False
         """True on a first run while the abstracts are still being joined."""
         self._similar: tuple[Hit, ...] = ()
+        self._similar_source: Similar | None = None
         self.zone_setting = DEFAULT_SETTING
         """``venue``, ``local`` or an IANA zone: where session times are shown."""
 
@@ -171,6 +194,42 @@ class PaperView(VerticalScroll, can_focus=True):
         if not same:
             self.set_similar(None, ())
             self.scroll_home(animate=False)
+            self._find_similar()
+
+    def similar_from(self, source: Similar | None) -> None:
+        """Look up similar papers with ``source`` from now on (None: none), starting with
+        the paper shown."""
+        self._similar_source = source
+        self._find_similar()
+
+    def _find_similar(self) -> None:
+        """Look up the similar papers of the paper shown once the screen is drawn: the
+        list and the view come first."""
+        if self._similar_source is not None:
+            self.call_after_refresh(self._start_similar)
+
+    def _start_similar(self) -> None:
+        """The worker for the paper shown now; an exclusive one, so a request for a paper
+        the cursor has left is cancelled (and its answer, if any, dropped)."""
+        paper, source = self.paper, self._similar_source
+        if paper is None or source is None:
+            return
+        paper_id = paper.id
+
+        def look_up() -> None:
+            worker = get_current_worker()
+            time.sleep(SIMILAR_DELAY_S)  # a cursor held down passes papers by unlooked-up
+            if worker.is_cancelled:
+                return
+            hits = tuple(source(paper_id, SIMILAR_COUNT))
+            if not worker.is_cancelled:
+                self.post_message(self.SimilarLoaded(paper_id, hits))
+
+        self.run_worker(look_up, thread=True, exclusive=True, group="similar", exit_on_error=False)
+
+    def on_paper_view_similar_loaded(self, message: SimilarLoaded) -> None:
+        """List the similar papers looked up, if their paper is still the one shown."""
+        self.set_similar(message.paper_id, message.hits)
 
     def set_marks(self, bookmarked: bool, dismissed: bool = False) -> None:
         """Redraw the bookmark badge and the dismissed mark."""
@@ -190,19 +249,20 @@ class PaperView(VerticalScroll, can_focus=True):
         if paper_id is not None and (self.paper is None or self.paper.id != paper_id):
             return
         self._similar = tuple(hits)
-        found = self.query("#similar").results(OptionList)
-        options = next(found, None)
-        if options is None:
-            if not self._similar:
-                return
-            # Built with the first similar papers, not at start-up.
-            self.mount(Label("Similar papers", id="similar-title"))
-            options = OptionList(id="similar")
-            self.mount(options)
+        options = next(self.query("#similar").results(OptionList), None)
+        if options is not None:
+            title = self.query_one("#similar-title", Label)
+        elif not self._similar:
+            return
+        else:
+            # Built with the first similar papers, not at start-up. (Held here, not queried:
+            # while the app closes nothing is mounted, and a lookup still running ends then.)
+            title, options = Label("Similar papers", id="similar-title"), OptionList(id="similar")
+            self.mount(title, options)
         options.clear_options()
         options.add_options([Option(self._similar_prompt(h)) for h in self._similar])
         shown = bool(self._similar)
-        self.query_one("#similar-title").display = shown
+        title.display = shown
         options.display = shown
 
     @property

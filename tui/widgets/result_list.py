@@ -1,8 +1,11 @@
 """The result list: a virtual list that renders only the rows on screen.
 
-A long result comes a page at a time: the list knows the ``total`` and asks for more
-(:class:`ResultList.NeedMore`) when the cursor or the view nears the end of what it holds,
-or everything up to the last hit on ``G``/End, so every hit is reachable.
+A long result comes a page at a time, and the list pages itself: it is handed the
+``total`` and a :data:`Pager` with the first hits, and when the cursor or the view nears
+the end of what it holds (or on ``G``/End, everything up to the last hit) it asks the
+pager for the next hits in a thread worker, so every hit is reachable. The page comes
+back as :class:`ResultList.PageLoaded`; a page for an answer the list no longer shows
+is dropped.
 
 Each hit takes two lines: its title (matched words highlighted, a derived title
 marked) and a meta line (badges, first authors, topic; when sorted by time, the session
@@ -23,7 +26,7 @@ BINDINGS (while the list has focus):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -37,15 +40,21 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import get_current_worker
 
 from index_builder.model import Hit
 from index_builder.times import describe, first_event
 from tui.widgets.paper_text import badges, short_authors, short_topic, title_text
+from tui.widgets.workers import ReportsFailures
 
 ROW_HEIGHT = 2
 
+Pager = Callable[[int, int], Sequence[Hit]]
+"""``(start, limit)`` -> the answer's hits ranked from ``start``: at most ``limit`` of them.
+Called off the event loop."""
 
-class ResultList(ScrollView, can_focus=True):
+
+class ResultList(ReportsFailures, ScrollView, can_focus=True):
     """A cursor over a sequence of hits, drawn line by line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -128,14 +137,17 @@ class ResultList(ScrollView, can_focus=True):
             """The list that sent the message."""
             return self.result_list
 
-    class NeedMore(Message):
-        """The list holds fewer hits than the total: it wants them up to ``wanted``."""
+    class PageLoaded(Message):
+        """Further ``hits``, ranked from ``start``, of the answer numbered ``answer``."""
 
-        def __init__(self, result_list: ResultList, have: int, wanted: int) -> None:
+        def __init__(
+            self, result_list: ResultList, answer: int, start: int, hits: tuple[Hit, ...]
+        ) -> None:
             super().__init__()
             self.result_list = result_list
-            self.have = have
-            self.wanted = wanted
+            self.answer = answer
+            self.start = start
+            self.hits = hits
 
         @property
         def control(self) -> ResultList:
@@ -161,6 +173,9 @@ class ResultList(ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         """The frame's styles (computed once per frame: each costs a walk of the DOM)."""
         self._drawn = False
+        self._pager: Pager | None = None
+        self._answer = 0
+        """Counts the answers shown, so a page of an earlier one is known and dropped."""
 
     # -- data -------------------------------------------------------------------------------
 
@@ -171,9 +186,15 @@ class ResultList(ScrollView, can_focus=True):
         keep: str | None = None,
         total: int | None = None,
         near: int = 0,
+        more: Pager | None = None,
     ) -> None:
         """Show ``hits`` of ``total`` (default: all of them); the cursor goes to the paper
-        with id ``keep`` if present, else to row ``near`` (the last row if fewer)."""
+        with id ``keep`` if present, else to row ``near`` (the last row if fewer).
+
+        ``more`` fetches the hits past these when the list nears their end (without it
+        the list holds ``hits`` only)."""
+        self._answer += 1
+        self._pager = more
         self.hits = tuple(hits)
         self.total = max(len(self.hits), total if total is not None else 0)
         self._asked = len(self.hits)
@@ -212,9 +233,25 @@ class ResultList(ScrollView, can_focus=True):
 
     def _ask(self, wanted: int) -> None:
         wanted = min(wanted, self.total)
-        if wanted > self._asked:
+        if wanted > self._asked and self._pager is not None:
             self._asked = wanted
-            self.post_message(self.NeedMore(self, len(self.hits), wanted))
+            self._fetch(self._pager, len(self.hits), wanted - len(self.hits))
+
+    def _fetch(self, pager: Pager, start: int, limit: int) -> None:
+        """Fetch ``limit`` hits from ``start`` in a worker (a newer request cancels it)."""
+        answer = self._answer
+
+        def fetch() -> None:
+            hits = tuple(pager(start, limit))
+            if not get_current_worker().is_cancelled:
+                self.post_message(self.PageLoaded(self, answer, start, hits))
+
+        self.run_worker(fetch, thread=True, exclusive=True, group="more", exit_on_error=False)
+
+    def on_result_list_page_loaded(self, message: PageLoaded) -> None:
+        """Append a fetched page, unless the list has been given another answer since."""
+        if message.answer == self._answer:
+            self.add_hits(message.start, message.hits)
 
     def _want_more(self) -> None:
         """Ask for the next page when the cursor or the view is within a page of the end."""

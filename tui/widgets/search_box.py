@@ -1,8 +1,9 @@
 """The search box: an Input that reports every change; the screen runs the queries.
 
-Up recalls the previous query of the search history, Down the next one (and past the
-newest, the text typed before); Down when not stepping through the history is left
-to the screen (it moves to the result list).
+The box owns the search history: Up recalls the previous query, Down the next one (and
+past the newest, the text typed before). Enter, or Down when not stepping through the
+history, takes the query: the box remembers it and posts :class:`SearchBox.Submitted`
+(the screen moves on to the result list).
 ``?`` typed into the empty box opens the help (as the placeholder says); typed
 after other text it is a character of the query.
 
@@ -82,6 +83,9 @@ class SearchBox(Input):
     SearchBox { margin: 0; }
     """
 
+    class Submitted(Input.Submitted):
+        """The query was taken (Enter, or Down out of the box) and is in the history."""
+
     def __init__(self, history: Recall, *, id: str | None = None) -> None:
         super().__init__(placeholder=PLACEHOLDER, id=id, select_on_focus=False)
         self.history = history
@@ -91,6 +95,11 @@ class SearchBox(Input):
 
     def _left(self) -> None:
         self._leaving = False
+
+    async def action_submit(self) -> None:
+        """Remember the query, then post :class:`SearchBox.Submitted`."""
+        self.history.add(self.value)
+        await super().action_submit()
 
     def _recall(self, query: str) -> None:
         self.value = query
@@ -128,15 +137,15 @@ class SearchBox(Input):
             if older is not None:
                 self._recall(older)
             return
-        if event.key == "down" and self.history.browsing:
+        if event.key == "down":
             event.stop()
             event.prevent_default()
-            newer = self.history.newer()
-            if newer is not None:
+            if not self.history.browsing:
+                await self.action_submit()
+            elif (newer := self.history.newer()) is not None:
                 self._recall(newer)
             return
-        if event.key != "down":
-            self.history.reset()
+        self.history.reset()
         # The box's own editing keys (Backspace, Ctrl+U, Ctrl+W, arrows…) act here, in the
         # order typed. Textual runs a focused widget's bindings only once the key has gone
         # up to the app, after the letters read with it were inserted: "ab", Backspace,

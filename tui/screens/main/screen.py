@@ -1,101 +1,52 @@
 """The main screen: search box, result list, paper view, facets, status line, footer.
 
-One class with the screen's actions (keys in :mod:`tui.screens.main.bindings`);
-what it shares or delegates lives in helper objects it owns: :class:`SearchFlow`
-(queries in a worker), :class:`PaperPane` (the view, similar papers, links),
-:class:`Library` (bookmarks, reading list, citations) and :class:`ForYou` (For you,
-dismissed papers). Everything from outside
-comes in through the :class:`~tui.services.Services` it is created with.
+:class:`MainScreen` holds the screen's actions (keys in :mod:`tui.screens.main.bindings`)
+and the handlers of its widgets' messages. The widgets own their behaviour and say what
+happened by messages (``on_result_list_highlighted``, ``on_search_box_submitted``…): the
+list pages itself, the paper view looks up its similar papers, the search box keeps its
+history. Its base, :class:`~tui.screens.main.view.MainView`, composes the widgets, owns
+the helpers and is the one place that changes the widgets. The helpers compute and run
+workers but touch no widget: :class:`SearchFlow` (queries in a worker; each answer an
+:class:`Answer` that ``MainView.show_answer`` shows), :class:`Listings` (like:, author:,
+For you and the way back), :class:`StartUp` (what fills the screen), :class:`PaperLinks`,
+:class:`Library` (bookmarks, reading list, citations), :class:`ForYou` (dismissed
+papers) and :class:`OwnedLibrary`. Everything from outside comes in through the
+:class:`~tui.services.Services` it is created with.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.events import Key, Resize
-from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.events import Resize
+from textual.widgets import Input
 from textual.worker import Worker
 
-from index_builder.model import Paper, SearchResult, SortKey
 from tui.lifecycle.failures import failed, report
-from tui.lifecycle.loading import Loader, Preload
+from tui.lifecycle.loading import Loader
 from tui.screens.main.bindings import MAIN_BINDINGS
-from tui.screens.main.browse import PaperPane
-from tui.screens.main.for_you import ForYou
-from tui.screens.main.history import FILE_NAME as HISTORY_FILE
-from tui.screens.main.history import SearchHistory
-from tui.screens.main.library import Library
-from tui.screens.main.listings import BOOKMARKED, Listings
-from tui.screens.main.owned import OwnedLibrary
-from tui.screens.main.search_flow import MoreDone, SearchFlow
+from tui.screens.main.listings import author_query
 from tui.screens.main.search_flow import SearchDone as Done
-from tui.screens.main.searching import FOR_YOU, Searcher, like_query
-from tui.screens.main.start_up import StartUp
+from tui.screens.main.search_flow import progress
+from tui.screens.main.searching import FOR_YOU, like_query
+from tui.screens.main.view import MainView
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.paper_view import PaperView
 from tui.widgets.result_list import ResultList
-from tui.widgets.search_box import SearchBox
-from tui.widgets.status_bar import StatusBar
-
-if TYPE_CHECKING:
-    from index_builder.readinglist.library_match import LibraryMatch
-    from index_builder.search.engine import SearchIndex
-    from tui.services import PaperSource, Services
+from tui.widgets.workers import WorkerFailed
 
 NARROW = 100
 """Below this many columns the list and the view are stacked."""
 
 
-class MainScreen(Screen[None]):
+class MainScreen(MainView):
     """Search as you type over the catalogue, with the paper under the cursor beside it."""
 
     BINDINGS: ClassVar[list[BindingType]] = MAIN_BINDINGS
     SearchDone = Done
-
-    def __init__(
-        self, services: Services, catalogue: Preload, index: Callable[[], SearchIndex]
-    ) -> None:
-        super().__init__()
-        self.services = services
-        self.library = Library(
-            self, services, changed=self.bookmarks_changed, open_paper=self.open_paper_id
-        )
-        self.for_you = ForYou(self, services, changed=self.dismissals_changed)
-        self.owned = OwnedLibrary(self, services, changed=self.library_changed)
-        self.flow = SearchFlow(
-            self,
-            marked=self.bookmarked_ids,
-            facet_panel=lambda: self.facet_panel,
-            loaded=self.lists_loaded,
-            indexed=lambda: self.pane.find_similar(),
-            zone=lambda: services.zone_setting,
-            dismissed=self.for_you.dismissed,
-        )
-        self.listings = Listings(self, self.flow)
-        self.start_up = StartUp(self, self.flow, catalogue, index)
-        self.pane = PaperPane(
-            self,
-            services,
-            searcher=lambda: self.flow.searcher,
-            marked=self.bookmarked_ids,
-            dismissed=self.for_you.known,
-        )
-
-    def compose(self) -> ComposeResult:
-        yield SearchBox(SearchHistory(self.services.paths.data_dir / HISTORY_FILE), id="search")
-        yield DidYouMean(id="did-you-mean")
-        with Horizontal(id="panes"):
-            yield ResultList(id="results")
-            yield PaperView(id="view")
-        yield StatusBar(id="status")
-        yield Footer()
 
     def on_mount(self) -> None:
         keys = self.services.keymap.get("did_you_mean", "tab").split(",")[0]
@@ -104,6 +55,8 @@ class MainScreen(Screen[None]):
         )
         self.show_times_in(self.services.zone_setting)
         self.box.focus()
+        self.results.empty_message = "Loading papers…"
+        self.status.set_index_state("loading papers")
         self.start_up.first_frame()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -111,77 +64,15 @@ class MainScreen(Screen[None]):
         if failed(event):
             report(self.app, event.worker)
 
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        """A worker of one of the screen's widgets failed: reported the same way."""
+        report(self.app, message.worker)
+
     def on_result_list_drawn(self) -> None:
         self.start_up.drawn()
 
-    def show_times_in(self, setting: str) -> None:
-        """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""
-        self.query_one(PaperView).set_zone(setting)
-        self.results.show_times(setting if self.flow.sort == "time" else None)
-
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
-
-    # -- the parts --------------------------------------------------------------------------
-
-    @property
-    def box(self) -> SearchBox:
-        """The search box."""
-        return self.query_one(SearchBox)
-
-    @property
-    def results(self) -> ResultList:
-        """The result list."""
-        return self.query_one(ResultList)
-
-    @property
-    def view(self) -> PaperView:
-        """The paper view."""
-        return self.query_one(PaperView)
-
-    @property
-    def status(self) -> StatusBar:
-        """The status line."""
-        return self.query_one(StatusBar)
-
-    @property
-    def facet_panel(self) -> FacetPanel | None:
-        """The facet panel, once it has been shown."""
-        found = self.query(FacetPanel)
-        return found.first() if found else None
-
-    @property
-    def searcher(self) -> Searcher | None:
-        """The searcher over the loaded catalogue (None while it loads)."""
-        return self.flow.searcher
-
-    @property
-    def sort(self) -> SortKey:
-        """The sort order of the list."""
-        return self.flow.sort
-
-    @property
-    def result(self) -> SearchResult | None:
-        """The answer shown in the list."""
-        return self.flow.result
-
-    @property
-    def index_failed(self) -> bool:
-        """True when the index could not be opened (the simple filter searches)."""
-        return self.flow.index_failed
-
-    def bookmarked_ids(self) -> frozenset[str]:
-        """Ids of the bookmarked papers (as of the last load or change)."""
-        return self.library.marked
-
-    def current_paper(self) -> Paper | None:
-        """The paper the keys act on: the one highlighted in the list (the view shows it)."""
-        hit = self.results.current
-        return hit.paper if hit is not None else None
-
-    def catalogue(self) -> PaperSource | None:
-        """The loaded catalogue (None while it loads)."""
-        return self.searcher.catalogue if self.searcher is not None else None
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -189,13 +80,22 @@ class MainScreen(Screen[None]):
         self.start_up.loaded(message.catalogue)
 
     def on_loader_index_progress(self, message: Loader.IndexProgress) -> None:
-        self.flow.index_progress(message)
+        self.status.set_index_state(*progress(message))
+        self.show_note()
 
     def on_loader_index_ready(self, message: Loader.IndexReady) -> None:
-        self.flow.index_ready(message)
+        self.use_index(message)
 
     def on_loader_failed(self, message: Loader.Failed) -> None:
-        self.flow.failed(message)
+        # Without an index the simple filter searches.
+        if message.what == "index":
+            self.flow.index_failed = True
+            self.status.set_index_state("no index (simple filter)")
+        else:
+            self.results.empty_message = f"Could not load the papers: {message.error}"
+            self.results.refresh()
+        self.notify(f"Could not load the {message.what}: {message.error}", severity="error")
+        self.show_note()
 
     # -- searching --------------------------------------------------------------------------
 
@@ -204,41 +104,21 @@ class MainScreen(Screen[None]):
         self.listings.changed(self.box.value)
         self.run_search()
 
-    @on(Input.Submitted, "#search")
-    def on_query_submitted(self) -> None:
-        self.box.history.add(self.box.value)
+    def on_search_box_submitted(self) -> None:
         self.results.focus()
 
-    def on_key(self, event: Key) -> None:
-        if event.key == "down" and self.focused is self.box:
-            event.stop()
-            self.box.history.add(self.box.value)
-            self.results.focus()
-
-    def run_search(self) -> None:
-        """Start the query now in the box; an older one still running is superseded."""
-        self.flow.run()
-
     def on_search_done(self, message: Done) -> None:
-        self.flow.done(message)
-
-    def on_result_list_need_more(self, message: ResultList.NeedMore) -> None:
-        self.flow.more(message)
-
-    def on_more_done(self, message: MoreDone) -> None:
-        self.flow.more_done(message)
+        at, row = self.cursor_at()
+        answer = self.flow.done(message, query=self.box.value, at=at, row=row)
+        if answer is not None:
+            self.show_answer(answer)
 
     # -- the paper under the cursor ---------------------------------------------------------
 
     def on_result_list_highlighted(self, message: ResultList.Highlighted) -> None:
         # The list's new rows reach the screen first; the view (wrapping a whole
         # abstract) is laid out on the frame after.
-        self.call_after_refresh(self._follow_cursor)
-
-    def _follow_cursor(self) -> None:
-        hit = self.results.current
-        if hit is not self.view.hit:
-            self.pane.show(hit)
+        self.call_after_refresh(self.follow_cursor)
 
     def on_result_list_selected(self, message: ResultList.Selected) -> None:
         self.add_class("-reading")
@@ -247,59 +127,11 @@ class MainScreen(Screen[None]):
     def on_paper_view_open_paper(self, message: PaperView.OpenPaper) -> None:
         # A similar paper is in the like: listing of the paper shown.
         shown = self.current_paper()
-        self.listings.highlight(message.paper, like_query(shown.id) if shown is not None else "")
+        self.highlight(message.paper, like_query(shown.id) if shown is not None else "")
         self.view.focus()
 
     def on_paper_view_link_chosen(self, message: PaperView.LinkChosen) -> None:
-        self.pane.open_url(message.url, message.label)
-
-    def show_after_swap(self, paper_id: str) -> None:
-        """Highlight ``paper_id`` in the answer given once a rebuilt catalogue is swapped in."""
-        self.start_up.highlight_after_swap = paper_id
-
-    def open_paper_id(self, paper_id: str) -> None:
-        """Highlight the paper chosen in the reading list (from the bookmarks if not listed)."""
-        catalogue = self.catalogue()
-        paper = catalogue.get(paper_id) if catalogue is not None else None
-        if paper is not None:
-            listed = self.listings.highlight(paper, BOOKMARKED)
-            self.results.focus() if listed else self.view.focus()
-
-    def bookmarks_changed(self) -> None:
-        """Redraw the badges in the list and the view; a query that filters on the
-        bookmarks (``is:bookmarked``) is answered again, so the list shows them as they are."""
-        self.results.set_bookmarked(self.bookmarked_ids())
-        self.pane.refresh_badge()
-        # Any spelling (is:Bookmarked, -is:bookmarked): a needless search again costs little.
-        if "bookmarked" in self.box.value.lower() and self.flow.result is not None:
-            self.run_search()
-
-    def lists_loaded(self) -> None:
-        """A catalogue is in use (after the first frame): the bookmarks and the dismissed
-        papers are read, so the view marks them; then the library is matched in a worker."""
-        self.library.load()
-        self.for_you.dismissed()
-        self.pane.refresh_badge()
-        if (catalogue := self.catalogue()) is not None:
-            self.owned.load(catalogue)
-
-    def library_changed(self, match: LibraryMatch | None) -> None:
-        """Badge the library's papers; For you and ``is:library`` shown are answered again."""
-        if self.searcher is not None:
-            self.searcher.set_library(match)
-        ids = match.paper_ids if match is not None else frozenset()
-        self.results.set_owned(ids)
-        self.view.set_owned(ids)
-        query = self.box.value.strip().lower()
-        if (query == FOR_YOU or "library" in query) and self.flow.result is not None:
-            self.run_search()
-
-    def dismissals_changed(self) -> None:
-        """The view's mark redrawn; For you ranked again, is:dismissed listed again."""
-        self.pane.refresh_badge()
-        query = self.box.value.strip().lower()
-        if query == FOR_YOU or "dismissed" in query:
-            self.run_search()
+        self.links.open_url(message.url, message.label)
 
     # -- actions ----------------------------------------------------------------------------
 
@@ -325,7 +157,8 @@ class MainScreen(Screen[None]):
 
     def action_leave_like(self) -> None:
         """Return from a listing (like:, author:, is:bookmarked) to the query before it."""
-        self.listings.leave()
+        if (before := self.listings.leave()) is not None:
+            self.box.value = before
 
     def action_accept_suggestion(self) -> None:
         """Search for the "did you mean" suggestion."""
@@ -337,7 +170,7 @@ class MainScreen(Screen[None]):
     def action_more_like_this(self) -> None:
         """Replace the list with the papers similar to the current one."""
         if (paper := self.current_paper()) is not None:
-            self.listings.more_like_this(paper)
+            self.list_and_focus(like_query(paper.id), needs_index="More like this")
 
     def action_cycle_sort(self) -> None:
         """Cycle the sort order: relevance, title, session time."""
@@ -346,20 +179,36 @@ class MainScreen(Screen[None]):
 
     def action_toggle_facets(self) -> None:
         """Show or hide the facet counts for the current query."""
-        self.listings.toggle_facets()
+        panel = self.facet_panel
+        if panel is None:  # built the first time it is asked for: start-up stays light
+            panel = FacetPanel(id="facets")
+            self.query_one("#panes").mount(panel)
+        if panel.toggle():
+            result = self.flow.result
+            if result is not None and result.facets:
+                panel.set_facets(result.facets)
+            panel.focus()
+            self.run_search()
+        else:
+            self.results.focus()
 
     def on_facet_panel_chosen(self, message: FacetPanel.Chosen) -> None:
-        self.listings.add_facet(message.query)
+        """Narrow the user's own query by a facet's filter (a listing is left)."""
+        if (query := self.listings.with_facet(self.box.value, message.query)) is not None:
+            self.box.value = query
 
     def action_open(self, link: str) -> None:
         """Open the paper's ``page`` (OpenReview or the virtual site), ``code`` or ``pdf``."""
         if (paper := self.current_paper()) is not None:
-            self.pane.open_link(paper, link)
+            self.links.open_link(paper, link)
 
     def action_more_by_author(self) -> None:
         """List the papers of the current paper's first author (Backspace goes back)."""
         if (paper := self.current_paper()) is not None:
-            self.listings.more_by_author(paper)
+            if (query := author_query(paper)) is None:
+                self.notify("No author named for this paper.")
+            else:
+                self.list_and_focus(query)
 
     def action_toggle_bookmark(self) -> None:
         """Bookmark the current paper, or remove its bookmark."""
@@ -378,7 +227,7 @@ class MainScreen(Screen[None]):
 
     def action_for_you(self) -> None:
         """List the papers For you ranks by the reading list (Backspace goes back)."""
-        self.listings.for_you()
+        self.list_and_focus(FOR_YOU, needs_index="For you")
 
     def action_watches(self) -> None:
         """Open the watches pane; Enter there lists the chosen watch's new papers."""
@@ -397,7 +246,7 @@ class MainScreen(Screen[None]):
 
         def chosen(query: str | None) -> None:
             if query:
-                self.listings.watch_news(query)
+                self.list_and_focus(query)
 
         self.app.push_screen(WatchesScreen(watches, searcher.index), chosen)
 

@@ -7,6 +7,9 @@ drawn, in a thread worker (:class:`~tui.lifecycle.loading.Loader`): the full cat
 shows a first look, the table's papers without abstracts, while it is built), then the
 index. Opening the index imports Whoosh and the rest of the catalogue holds the
 interpreter: not while the first papers are drawn.
+
+:class:`StartUp` touches no widget: it returns the first frame's catalogue, and hands a
+catalogue or an index to the screen's ``use_catalogue`` and ``use_index``, which use them.
 """
 
 from __future__ import annotations
@@ -18,11 +21,10 @@ from textual.screen import Screen
 
 from tui.lifecycle.loading import Loader, Preload
 from tui.lifecycle.startup import AFTER_FRAME_S, GATE_S, QUICK_LOAD_S
-from tui.widgets.result_list import ResultList
-from tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
+    from index_builder.model import Paper
     from index_builder.search.engine import SearchIndex
     from tui.screens.main.search_flow import SearchFlow
 
@@ -36,9 +38,15 @@ class StartUp:
         flow: SearchFlow,
         catalogue: Preload,
         index: Callable[[], SearchIndex],
+        *,
+        use_catalogue: Callable[[Catalogue, bool], None],
+        use_index: Callable[[Loader.IndexReady, Paper | None], None],
     ) -> None:
         self.screen = screen
+        """Runs the timers and the loader, and receives the loader's messages."""
         self.flow = flow
+        self._use_catalogue = use_catalogue
+        self._use_index = use_index
         self.preload = catalogue
         self.open_index = index
         self._shown: Catalogue | None = None
@@ -47,15 +55,14 @@ class StartUp:
         """The paper to highlight once :meth:`swap_in` is done (a join by hand: its paper)."""
 
     def first_frame(self) -> None:
-        """Show what can be shown at once; the rest follows the first frame."""
-        self.screen.query_one(ResultList).empty_message = "Loading papers…"
-        self.screen.query_one(StatusBar).set_index_state("loading papers")
+        """Show what can be shown at once (the screen says it is loading papers till
+        then); the rest follows the first frame."""
         catalogue = self.preload.wait(QUICK_LOAD_S)
         # The list says when it has drawn the first papers (:meth:`drawn`); the timer
         # is for a screen that shows none.
         self.screen.set_timer(GATE_S, self.load_rest)
         if catalogue is not None:
-            self.flow.use_catalogue(catalogue, head=catalogue is self.preload.head)
+            self._use_catalogue(catalogue, catalogue is self.preload.head)
             self._shown = catalogue
         else:
             self.load(True)  # the first papers are shown as soon as they are read
@@ -91,7 +98,7 @@ class StartUp:
 
     def loaded(self, catalogue: Catalogue) -> None:
         """The loader's catalogue arrived: search it."""
-        self.flow.use_catalogue(catalogue, head=catalogue is self.preload.head)
+        self._use_catalogue(catalogue, catalogue is self.preload.head)
 
     def swap_in(
         self,
@@ -101,14 +108,15 @@ class StartUp:
         notice: str | None,
     ) -> None:
         """Use a catalogue and index built after ``paperscope update`` (from the palette) or
-        a join by hand (then the cursor goes to :attr:`highlight_after_swap`)."""
+        a join by hand (then the cursor goes to :attr:`highlight_after_swap`).
+
+        The index searched until now is closed (unless it is ``index``).
+        """
         old = self.flow.searcher.index if self.flow.searcher is not None else None
         self.open_index = open_index
-        self.flow.use_catalogue(catalogue)
+        self._use_catalogue(catalogue, False)
         wanted, self.highlight_after_swap = self.highlight_after_swap, None
         paper = catalogue.get(wanted) if wanted else None
-        if paper is not None:  # the last search of the swap puts the cursor on it
-            self.flow.pending = (self.flow.box.value, paper)
-        self.flow.index_ready(Loader.IndexReady(index, notice))
+        self._use_index(Loader.IndexReady(index, notice), paper)
         if old is not None and old is not index:
             old.close()
