@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
-    from index_builder.catalogue.hand_joins import Apart, Candidates, HandJoin
+    from index_builder.catalogue.joins.by_hand import Apart, Candidates, HandJoin
     from index_builder.catalogue.load import Catalogue
     from index_builder.model import Paper
     from index_builder.readinglist.store import ReadingList
@@ -313,7 +313,7 @@ class PaperScopeApp(App[int]):
     @work(thread=True, exclusive=True, group="join", exit_on_error=False)
     def _plan_worker(self, paper: Paper, catalogue: PaperSource) -> None:
         """What ``J`` does for ``paper``, then ask (or rank the candidates) on the loop."""
-        from index_builder.catalogue.hand_joins import JoinRefused, plan_apart
+        from index_builder.catalogue.joins.by_hand import JoinRefused, plan_apart
         from tui.commands.join import what_j_does
 
         what = what_j_does(paper, self.ctx)
@@ -356,7 +356,7 @@ class PaperScopeApp(App[int]):
 
         Run in a worker: the separations are read from the joins file once per catalogue.
         """
-        from index_builder.catalogue.hand_joins import Candidates, JoinRefused, read_aparts
+        from index_builder.catalogue.joins.by_hand import Candidates, JoinRefused, read_aparts
 
         held = self._candidates
         if held is None or held[0] is not catalogue:
@@ -372,7 +372,7 @@ class PaperScopeApp(App[int]):
     def _pick(
         self, paper: Paper, catalogue: PaperSource, found: list[Paper], for_paper: bool
     ) -> None:
-        from index_builder.catalogue.hand_joins import JoinRefused, plan_join
+        from index_builder.catalogue.joins.by_hand import JoinRefused, plan_join
         from tui.screens.join_dialog import JoinPicker
 
         if not found:

@@ -23,12 +23,12 @@ The rules (see also :mod:`index_builder.catalogue.load`):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from index_builder.catalogue.derived_title import derive_title
-from index_builder.catalogue.join import AbstractMatcher, Join
-from index_builder.catalogue.join_score import TitleIndex, without_author_line
+from index_builder.catalogue.joins.place import place_abstracts
+from index_builder.catalogue.joins.score import without_author_line
 from index_builder.catalogue.merge_records import (
     RecordMerge,
     add_title_only,
@@ -38,8 +38,6 @@ from index_builder.catalogue.merge_records import (
     titled_paper,
 )
 from index_builder.catalogue.official import (
-    certain_joins,
-    namespace,
     official_abstracts,
     official_of,
     paper_id,
@@ -78,29 +76,7 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     abstracts, files = _merge_abstracts(parsed, merge)
     known = official_abstracts(parsed)
     official = [official_of(item.row, item.talks, known) for item in table]
-    certain = certain_joins(
-        {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
-    )
-    possible: dict[int, int] = {}
-    twins = _twins(abstracts)
-    longer_of = {bare: longer for longer, bare in twins.items()}
-    in_order = [list(dict.fromkeys(longer_of.get(i, i) for i in file)) for file in files]
-    guessed = _join(table, abstracts, in_order, merge, possible, skip=longer_of)
-    if apart:  # joins the user took apart: neither joined nor hinted again
-        kept = _apart(abstracts, table, apart)
-        guessed = {a: j for a, j in guessed.items() if kept(a, j.row)}
-        possible = {a: row for a, row in possible.items() if kept(a, row)}
-    possible.update({b: possible[a] for b, a in longer_of.items() if a in possible})
-    rows = set(certain.values())
-    matched = {a: j for a, j in guessed.items() if a not in certain and j.row not in rows}
-    matched.update((a, Join(row, 1.0, 0.0, "strong")) for a, row in certain.items())
-    joins = merge.settle(
-        [item.row.paper.title_raw for item in table],
-        [-1 if namespace(item.row) else item.row.event_id for item in table],
-        [a.entries for a in abstracts],
-        matched,
-    )
-    _settle_twins(twins, joins, merge)
+    joins, possible, twins = place_abstracts(table, abstracts, files, merge, official, apart)
     joined = {row: a for a, row in joins.items()}
     papers = [
         _table_paper(
@@ -139,66 +115,6 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     return tuple(papers)
 
 
-TWIN_MIN_CHARS = 200
-"""An abstract is another's twin only when it is this long: a short text may end many."""
-TWIN_MAX_WORDS = 80
-"""The most words a twin's extra opening (an author line, a title) may have."""
-TWIN_HEAD = 40
-"""Characters of a text's opening looked up before the whole text is."""
-
-
-def _twins(abstracts: Sequence[_Abstract]) -> dict[int, int]:
-    """``{longer: bare}``: abstracts that are another abstract under an extra opening.
-
-    A list copied with author lines (or titles) beside one without holds each paper twice:
-    the longer text is joined, as it carries more evidence, and the bare one lands on the
-    same paper (:func:`_settle_twins`) instead of contesting its row or standing alone.
-    """
-    texts = [normalized(a.raw) for a in abstracts]
-    by_text = {t: i for i, t in enumerate(texts)}
-    heads = {t[:TWIN_HEAD] for t in texts}
-    out: dict[int, int] = {}
-    for index, norm in enumerate(texts):
-        start = 0
-        for _ in range(TWIN_MAX_WORDS):
-            start = norm.find(" ", start) + 1
-            if not start or len(norm) - start < TWIN_MIN_CHARS:
-                break
-            if norm[start : start + TWIN_HEAD] not in heads:
-                continue
-            bare = by_text.get(norm[start:])
-            if bare is not None and bare != index:
-                out[index] = bare
-                break
-    bares = set(out.values())
-    return {longer: bare for longer, bare in out.items() if longer not in bares}
-
-
-def _settle_twins(twins: dict[int, int], joins: dict[int, int], merge: RecordMerge) -> None:
-    """Put each bare twin on its longer twin's row, shown there, the longer one folded in;
-    and a longer twin whose bare one is on a row (by the feed's text) into that row."""
-    for longer, bare in twins.items():
-        if bare in merge.folded or longer in merge.folded:
-            continue
-        if longer in joins and bare not in joins:
-            joins[bare] = joins.pop(longer)
-        elif not (bare in joins and longer not in joins):
-            continue
-        merge.alternates[joins[bare]].append(longer)
-        merge.folded.add(longer)
-
-
-def _apart(
-    abstracts: Sequence[_Abstract], table: Sequence[TablePaper], apart: set[tuple[str, int | None]]
-) -> Callable[[int, int], bool]:
-    """Whether abstract ``a`` may go to table entry ``row``: not when the user took them apart."""
-
-    def kept(a: int, row: int) -> bool:
-        return (abstract_id(abstracts[a].raw), table[row].row.event_id) not in apart
-
-    return kept
-
-
 def _merge_abstracts(
     parsed: Sequence[SourceData], merge: RecordMerge | None = None
 ) -> tuple[list[_Abstract], list[list[int]]]:
@@ -221,40 +137,6 @@ def _merge_abstracts(
         if order:
             files.append(order)
     return abstracts, files
-
-
-def _join(
-    table: Sequence[TablePaper],
-    abstracts: Sequence[_Abstract],
-    files: Sequence[Sequence[int]],
-    merge: RecordMerge | None = None,
-    possible: dict[int, int] | None = None,
-    skip: Collection[int] = (),
-) -> dict[int, Join]:
-    """Join abstracts to table entries (indices into ``table``), all but those in ``skip``.
-
-    Abstracts that only titled records hold join by title alone, so they are not scored.
-    ``possible`` receives the abstracts left unjoined that are possibly a table entry.
-    """
-    keep = [
-        i
-        for i, a in enumerate(abstracts)
-        if i not in skip and (merge is None or not all(merge.titled_entry(e) for e in a.entries))
-    ]
-    ours = [item for item in table if not namespace(item.row)]  # lists are the table's venue's
-    if not ours or not keep:
-        return {}
-    at = {id(item): n for n, item in enumerate(table)}
-    position = {i: n for n, i in enumerate(keep)}
-    index = TitleIndex(
-        [item.row.paper.title_raw for item in ours], [item.row.paper.authors for item in ours]
-    )
-    matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
-    ordered = [[position[i] for i in file if i in position] for file in files]
-    joins = matcher.join([item.row.event_id for item in ours], ordered)
-    if possible is not None:
-        possible.update({keep[n]: at[id(ours[r])] for n, r in matcher.possible.items()})
-    return {keep[n]: replace(j, row=at[id(ours[j.row])]) for n, j in joins.items()}
 
 
 def _sources(entries: Sequence[AbstractEntry]) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ The rules (the table stays authoritative; a wrong join is worse than none):
   is shown and the others are folded in (their sources and ids kept, their text
   not shown): they are the same paper, so they must not become duplicates.
 - Record abstracts share the pool of list abstracts (the same text is one
-  paper). The abstract matcher of :mod:`index_builder.catalogue.join` may join a pooled
+  paper). The abstract matcher of :mod:`index_builder.catalogue.joins.match` may join a pooled
   abstract only if a list or an untitled record holds it: a titled record joins
   a row by its exact title or not at all. A matcher join onto a row that a title
   already gave an abstract folds the list abstract into that row likewise.
@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from index_builder.catalogue.join import Join
+from index_builder.catalogue.joins.match import Join
 from index_builder.catalogue.official import namespace
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.records import PaperRecord, normalized, title_id, title_key

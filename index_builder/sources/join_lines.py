@@ -1,7 +1,7 @@
 """The lines of the joins file (``joins.jsonl``): the one parser every reader of it uses.
 
 The catalogue (:func:`index_builder.sources.records.record_from_json`), ``paperscope join
---list``/``--undo``/``--apart`` and ``J`` (:mod:`index_builder.catalogue.hand_joins`) read
+--list``/``--undo``/``--apart`` and ``J`` (:mod:`index_builder.catalogue.joins.by_hand`) read
 a line through :func:`join_line`, so a hand-edited line (a quoted event id ``"64335"``,
 a key in capitals) means the same thing to all of them. A line holds one of two things::
 

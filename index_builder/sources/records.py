@@ -50,7 +50,7 @@ class PaperRecord:
     """A join taken apart by hand (``paperscope join --apart``), not a paper: the row of
     ``paper.event_id`` is not the paper of the abstracts whose ids ``paper.aliases``
     holds, so the automatic join never puts them together (see
-    :mod:`index_builder.catalogue.hand_joins`)."""
+    :mod:`index_builder.catalogue.joins.by_hand`)."""
     hand: bool = False
     """A join made by hand (a line of ``joins.jsonl``): its abstract goes on the row of
     ``paper.event_id`` whatever the row's title is now, and nowhere when there is no such

@@ -17,8 +17,8 @@ import argparse
 import statistics
 import time
 
-from index_builder.catalogue.join import STRONG_TIERS, AbstractMatcher
-from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.joins.match import STRONG_TIERS, AbstractMatcher
+from index_builder.catalogue.joins.score import TitleIndex
 from tests.helpers.join_lists import (
     HELD_OUT,
     TUNE,

@@ -4,7 +4,7 @@
 
 Writes a ``joins.jsonl`` of ``--lines`` real-shaped joins (and one 84 MB line) in a temp
 folder, then prints the median seconds of (a) reading and parsing the whole file
-(:func:`~index_builder.catalogue.hand_joins.read_joins`, what each ``J`` did on the event
+(:func:`~index_builder.catalogue.joins.by_hand.read_joins`, what each ``J`` did on the event
 loop before) and (b) :func:`tui.commands.join.what_j_does`, which now tells a join by hand
 from the paper's sources without reading the file (and runs in ``J``'s worker, with the
 rest of the planning; the worker reads the separations once per catalogue). It reports;
@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from index_builder.catalogue.hand_joins import HandJoin, read_joins
+from index_builder.catalogue.joins.by_hand import HandJoin, read_joins
 from index_builder.model import Paper
 from index_builder.paths import Paths
 from tui.commands.join import what_j_does

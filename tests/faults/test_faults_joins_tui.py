@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue import hand_joins
+from index_builder.catalogue.joins import by_hand as hand_joins
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
 from tests.helpers.tui_helpers import settle, until
 from tests.tui.test_app_join import join_app, opened

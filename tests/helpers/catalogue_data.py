@@ -11,8 +11,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from index_builder.catalogue.join import AbstractMatcher
-from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.joins.match import AbstractMatcher
+from index_builder.catalogue.joins.score import TitleIndex
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from index_builder.sources.reading import read_source

@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from index_builder.catalogue.join import STRONG_TIERS, AbstractMatcher, Join
-from index_builder.catalogue.join_score import (
+from index_builder.catalogue.joins.match import STRONG_TIERS, AbstractMatcher, Join
+from index_builder.catalogue.joins.score import (
     STOPWORDS,
     AbstractTerms,
     TitleIndex,

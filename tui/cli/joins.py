@@ -8,7 +8,7 @@
 Without ``PAPER_ID`` the abstract joins the paper its "possibly the same as" hint names;
 an abstract without a hint is not joined, and the likeliest papers are listed instead.
 The join is written to ``joins.jsonl`` in the data folder (see
-:mod:`index_builder.catalogue.hand_joins`) and the catalogue is rebuilt at once, so the
+:mod:`index_builder.catalogue.joins.by_hand`) and the catalogue is rebuilt at once, so the
 command can say whether it took; every later command and the app read it. ``--apart``
 writes a separation to the same file: the paper loses the abstract a list gave it, which
 stands on its own again, and the automatic join never puts the two together again.
@@ -20,7 +20,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from index_builder.catalogue.hand_joins import (
+from index_builder.catalogue.joins.by_hand import (
     KEEPS_ITS_ABSTRACT,
     Apart,
     Candidates,

@@ -1,12 +1,12 @@
 """``J``: join a lone abstract and a table paper the user picks, or take back such a join.
 
 :func:`what_j_does` says what ``J`` does for a paper: the user picks, among
-:class:`~index_builder.catalogue.hand_joins.Candidates`, the paper of a lone abstract
+:class:`~index_builder.catalogue.joins.by_hand.Candidates`, the paper of a lone abstract
 (``paper``) or the abstract of a table paper without one (``abstract``); a paper joined
 by hand is offered ``undo`` and a paper the automatic join gave a listed abstract
 ``apart`` (both asked first); else a sentence says why it does nothing.
 :func:`join_in_worker` writes the change to the joins file (see
-:mod:`index_builder.catalogue.hand_joins`) and swaps in a catalogue and index built
+:mod:`index_builder.catalogue.joins.by_hand`) and swaps in a catalogue and index built
 afresh, as an update does (:func:`tui.commands.update.swap_in_fresh`). The command line
 does the same with ``paperscope join``.
 """
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from index_builder.catalogue.hand_joins import (
+from index_builder.catalogue.joins.by_hand import (
     Apart,
     HandJoin,
     JoinRefused,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue.hand_joins import (
+from index_builder.catalogue.joins.by_hand import (
     Apart,
     Candidates,
     HandJoin,

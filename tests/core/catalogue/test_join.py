@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from index_builder.catalogue.join import (
+from index_builder.catalogue.joins.match import (
     AbstractMatcher,
     Join,
     _longest_increasing,
     _strong_joins,
     join_abstracts,
 )
-from index_builder.catalogue.join_score import TitleIndex, compact_words, stems, title_names
+from index_builder.catalogue.joins.score import TitleIndex, compact_words, stems, title_names
 from tests.helpers.catalogue_data import (
     bundled_files,
     event_ids,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue.join import AUTHOR_MIN_SCORE, AbstractMatcher, Join
-from index_builder.catalogue.join_score import (
+from index_builder.catalogue.joins.match import AUTHOR_MIN_SCORE, AbstractMatcher, Join
+from index_builder.catalogue.joins.score import (
     AbstractTerms,
     TitleIndex,
     author_keys,

@@ -1,6 +1,6 @@
 """Joins of abstract lists in no useful order, on abstracts the tuning never saw.
 
-The thresholds of :mod:`index_builder.catalogue.join` were set on the tuning halves of
+The thresholds of :mod:`index_builder.catalogue.joins.match` were set on the tuning halves of
 :mod:`tests.helpers.join_lists`; these tests run the held-out halves. Figures on both
 (and timings) come from ``python -m tests.benchmarks.joins``.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue.join import AbstractMatcher
-from index_builder.catalogue.join_score import TitleIndex
+from index_builder.catalogue.joins.match import AbstractMatcher
+from index_builder.catalogue.joins.score import TitleIndex
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import HOME_ENV
 from tests.helpers.catalogue_data import TABLE, lists, posters, truth

@@ -12,7 +12,7 @@ import functools
 
 import pytest
 
-from index_builder.catalogue import join_score
+from index_builder.catalogue.joins import score as join_score
 from index_builder.catalogue.load import load_catalogue
 from index_builder.citations.keys import family_word, split_name
 from index_builder.paths import bundled_sources

@@ -1,6 +1,6 @@
 """Joins made by hand: the user's word that an abstract left on its own is a table paper.
 
-The automatic join (:mod:`index_builder.catalogue.join`) never guesses, so some of a
+The automatic join (:mod:`index_builder.catalogue.joins.match`) never guesses, so some of a
 list's abstracts stay on their own, many with a "possibly the same as" hint. The user
 settles one with ``paperscope join ABSTRACT_ID PAPER_ID`` or ``J`` in the app, and takes
 it back with ``paperscope join --undo ID`` (or ``J`` again). Each join is one line of
@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from index_builder.atomic import write_atomic
-from index_builder.catalogue.join import RANK_LIMIT
-from index_builder.catalogue.join_score import AbstractTerms, TitleIndex
+from index_builder.catalogue.joins.match import RANK_LIMIT
+from index_builder.catalogue.joins.score import AbstractTerms, TitleIndex
 from index_builder.model import Paper
 from index_builder.sources.files import read_regular_file
 from index_builder.sources.join_lines import event_id_of, parse_text
@@ -245,7 +245,7 @@ class Candidates:
 
     For a lone abstract, the table papers a join may fill (:func:`joinable`); for such a
     paper, the lone abstracts. Both are ranked by the join's own title scores
-    (:mod:`index_builder.catalogue.join_score`), and what a "possibly the same as" hint
+    (:mod:`index_builder.catalogue.joins.score`), and what a "possibly the same as" hint
     names comes first. Indexing the titles takes about 0.3 s for the 6,628 papers:
     build one per catalogue and keep it.
     """

@@ -5,12 +5,12 @@ no join, so every rule here errs towards leaving an abstract on its own.
 
 0. **Author joins**: when the table knows its authors and an entry writes every author
    of a free row in full (two authors at least, and more than any other row so named;
-   see :meth:`~index_builder.catalogue.join_score.TitleIndex.named_by`), and that row's
+   see :meth:`~index_builder.catalogue.joins.score.TitleIndex.named_by`), and that row's
    title scores at least :data:`AUTHOR_MIN_SCORE`, the entry joins it. A row so named by
    two entries goes to neither, and a strong join (below) onto a row an author join took
    is dropped.
 1. **Strong joins** need no context: the best title scores at least
-   :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.join_score`) and at least
+   :data:`STRONG_SCORE` (see :mod:`index_builder.catalogue.joins.score`) and at least
    :data:`STRONG_RATIO` times the runner-up. A row claimed by two abstracts goes
    to neither unless one claim is clearly stronger. A list's abstracts are distinct
    papers: a near rival (:data:`RIVAL_SHARE`) taken by another abstract's join is then
@@ -42,7 +42,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from index_builder.catalogue.join_score import NAME_MISS, AbstractTerms, TitleIndex
+from index_builder.catalogue.joins.score import NAME_MISS, AbstractTerms, TitleIndex
 
 STRONG_SCORE = 45.0
 STRONG_RATIO = 2.0
