@@ -90,7 +90,10 @@ def titles_digest(titles: Sequence[str], authors: Sequence[Sequence[str]]) -> by
     digest = hashlib.blake2b(digest_size=32)
     for source in _code():
         digest.update(Path(source).read_bytes())
-    digest.update(pickle.dumps([list(titles), [list(names) for names in authors]], protocol=5))
+    # repr of lists and tuples of strings: unambiguous, and made in C
+    digest.update(
+        repr((list(titles), [tuple(names) for names in authors])).encode("utf-8", "surrogatepass")
+    )
     return digest.digest()
 
 
