@@ -73,12 +73,25 @@ def previous_file(cache_file: Path) -> Path:
 def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
     """The cached catalogue with this fingerprint, from ``cache_file`` or the previous one
     kept beside it (which then becomes the current one); else ``None``."""
-    catalogue = _read(cache_file, fingerprint)
+    hint = _head_fingerprint(cache_file)
+    # The head is written after its catalogue: when it names another catalogue, the
+    # current file is not unpickled in vain (were the head behind, a rebuild follows).
+    catalogue = _read(cache_file, fingerprint) if hint in (None, fingerprint) else None
     if catalogue is None:
         catalogue = _read(previous_file(cache_file), fingerprint)
         if catalogue is not None:
             _swap(cache_file, previous_file(cache_file))
     return catalogue
+
+
+def _head_fingerprint(cache_file: Path) -> str | None:
+    """The fingerprint of the catalogue whose head is beside ``cache_file``, if readable."""
+    try:
+        with head_file(cache_file).open("rb") as handle:
+            _, head = pickle.load(handle)
+    except Exception:  # no head, or one that cannot be read: no hint
+        return None
+    return head.fingerprint if isinstance(head, Catalogue) else None
 
 
 def _swap(first: Path, second: Path) -> None:

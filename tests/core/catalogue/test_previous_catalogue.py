@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import index_builder.catalogue.cache as catalogue_cache
 import index_builder.catalogue.merge as build_module
 from index_builder.catalogue.cache import previous_file
 from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
@@ -59,3 +60,30 @@ def test_a_damaged_previous_catalogue_is_rebuilt(tmp_path: Path) -> None:
     kept.write_bytes(b"\x80\x05K")
     table.write_bytes(original)
     assert load_catalogue([table], cache_dir=cache).papers == before.papers
+
+
+def test_the_current_catalogue_is_not_unpickled_when_its_head_names_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = tmp_path / "table.csv"
+    shutil.copy(SMALL_TABLE, table)
+    cache = tmp_path / "cache"
+    load_catalogue([table], cache_dir=cache)
+    original = table.read_bytes()
+    table.write_bytes(original + LATE_ROW.encode())
+    changed = load_catalogue([table], cache_dir=cache)
+    table.write_bytes(original)
+    read: list[str] = []
+    unpickle = catalogue_cache._read
+
+    def recorded(path: Path, fingerprint: str) -> object:
+        read.append(path.name)
+        return unpickle(path, fingerprint)
+
+    monkeypatch.setattr(catalogue_cache, "_read", recorded)
+    load_catalogue([table], cache_dir=cache)
+    assert read == [f"catalogue-v{CATALOGUE_VERSION}.previous.pickle"]
+    table.write_bytes(original + LATE_ROW.encode())  # the head now names the undone one
+    read.clear()
+    assert load_catalogue([table], cache_dir=cache).papers == changed.papers
+    assert read == [f"catalogue-v{CATALOGUE_VERSION}.previous.pickle"]
