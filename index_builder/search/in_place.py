@@ -225,11 +225,11 @@ def _move_vocabulary(
 def _move_vectors(old: Path, folder: Path, papers: Sequence[Paper], changes: Changes) -> None:
     """The stored vectors with the written papers' rows computed again and the removed gone."""
     from index_builder.vectors.storage import load, save
-    from index_builder.vectors.tfidf import vectorize
+    from index_builder.vectors.tfidf import vectorize_lines
 
     vectors = load(old)
     rows: dict[str, Any] = dict.fromkeys(changes.removed)
     if changes.written:
-        matrix = vectorize(vectors, changes.written)
-        rows.update({p.id: matrix[i] for i, p in enumerate(changes.written)})
+        lines = vectorize_lines(vectors, changes.written)
+        rows.update({p.id: lines.line(i) for i, p in enumerate(changes.written)})
     save(vectors.with_rows(rows, [p.id for p in papers]), folder)
