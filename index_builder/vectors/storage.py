@@ -97,30 +97,21 @@ class PaperVectors:
         papers in the catalogue order ``order``; the features and idf are kept (no refit).
         ``KeyError`` for an id of ``order`` with no row at all. numpy alone: the matrix by
         word is the one by paper sorted by word (what scipy's ``tocsc`` makes)."""
-        import numpy as np
+        from index_builder.vectors import rows
 
         row_of = {pid: i for i, pid in enumerate(self.ids)}
         lines: list[tuple[Any, Any]] = []
         for pid in order:
             if changes.get(pid) is not None:
-                lines.append(_line(changes[pid], len(self.words), pid))
+                lines.append(rows.line_of(changes[pid], len(self.words), pid))
             elif pid in changes or pid not in row_of:
                 raise KeyError(f"no row for {pid}")
             else:
                 lines.append(self.by_paper.line(row_of[pid]))
-        start = np.zeros(len(lines) + 1, np.int64)
-        np.cumsum([len(at) for at, _ in lines], out=start[1:])
-        at = np.concatenate([a for a, _ in lines]).astype("<i4") if lines else np.zeros(0, "<i4")
-        values = np.concatenate([v for _, v in lines]).astype("<f4") if lines else at.astype("<f4")
-        by_paper = Compressed(values, at, start)
-        return PaperVectors(
-            by_paper,
-            _by_word(by_paper, len(self.words)),
-            self.words,
-            tuple(order),
-            self.idf,
-            self.analysis,
-        )
+        by_paper = Compressed(*rows.stacked(lines))
+        parts = (by_paper.values, by_paper.at, by_paper.start)
+        by_word = Compressed(*rows.by_word(*parts, len(self.words)))
+        return PaperVectors(by_paper, by_word, self.words, tuple(order), self.idf, self.analysis)
 
     @cached_property
     def authors(self) -> Any:
@@ -154,33 +145,6 @@ class PaperVectors:
 
         parts = (self.by_word.values, self.by_word.at, self.by_word.start)
         return sparse.csr_matrix(parts, shape=(len(self.words), self.rows), copy=False)
-
-
-def _line(row: Any, width: int, pid: str) -> tuple[Any, Any]:
-    """A new row's positions (sorted) and values, from a 1-row sparse matrix or a pair."""
-    import numpy as np
-
-    if isinstance(row, tuple):
-        at, values = (np.asarray(part) for part in row)
-    else:
-        if row.shape != (1, width):
-            raise ValueError(f"the row of {pid} is not one row of {width}")
-        line = row.tocsr()
-        at, values = np.asarray(line.indices), np.asarray(line.data)
-    order = np.argsort(at, kind="stable")
-    return at[order].astype("<i4"), values[order].astype("<f4")
-
-
-def _by_word(by_paper: Compressed, words: int) -> Compressed:
-    """The matrix by word of a matrix by paper, each word's papers in order."""
-    import numpy as np
-
-    papers = len(by_paper.start) - 1
-    rows = np.repeat(np.arange(papers, dtype=np.int64), np.diff(by_paper.start))
-    order = np.argsort(by_paper.at, kind="stable")
-    start = np.zeros(words + 1, np.int64)
-    np.cumsum(np.bincount(by_paper.at, minlength=words), out=start[1:])
-    return Compressed(by_paper.values[order], rows[order].astype("<i4"), start)
 
 
 _SCIPY = (("data", "<f4"), ("indices", "<i4"), ("indptr", "<i8"))
