@@ -6,10 +6,17 @@ time (taken before the sources were read) to the head file beside it. :func:`rea
 hands the head out without reading a source; :func:`read_cache` the whole catalogue when
 its fingerprint matches. Every file is written atomically, and one that cannot be read
 or written is no error: the catalogue is built from the sources instead.
+
+The catalogue it replaces is kept beside it (:func:`previous_file`): an undone change
+(``join --undo``, a feed put back) brings back the sources of the catalogue before, and
+:func:`read_cache` serves it from there instead of merging and joining every source
+again. The two files swap places on such a hit, so the cache holds the last two sets of
+sources.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
@@ -58,8 +65,46 @@ def head_file(cache_file: Path) -> Path:
     return cache_file.with_suffix(".head.pickle")
 
 
+def previous_file(cache_file: Path) -> Path:
+    """Where the catalogue that the one in ``cache_file`` replaced is kept."""
+    return cache_file.with_suffix(".previous.pickle")
+
+
 def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
-    """The cached catalogue if it exists, loads and has this fingerprint; else ``None``."""
+    """The cached catalogue with this fingerprint, from ``cache_file`` or the previous one
+    kept beside it (which then becomes the current one); else ``None``."""
+    hint = _head_fingerprint(cache_file)
+    # The head is written after its catalogue: when it names another catalogue, the
+    # current file is not unpickled in vain (were the head behind, a rebuild follows).
+    catalogue = _read(cache_file, fingerprint) if hint in (None, fingerprint) else None
+    if catalogue is None:
+        catalogue = _read(previous_file(cache_file), fingerprint)
+        if catalogue is not None:
+            _swap(cache_file, previous_file(cache_file))
+    return catalogue
+
+
+def _head_fingerprint(cache_file: Path) -> str | None:
+    """The fingerprint of the catalogue whose head is beside ``cache_file``, if readable."""
+    try:
+        with head_file(cache_file).open("rb") as handle:
+            _, head = pickle.load(handle)
+    except Exception:  # no head, or one that cannot be read: no hint
+        return None
+    return head.fingerprint if isinstance(head, Catalogue) else None
+
+
+def _swap(first: Path, second: Path) -> None:
+    """Exchange two cache files (each stays whole; a failed step only costs a rebuild)."""
+    parked = first.with_suffix(".swap.pickle")
+    with contextlib.suppress(OSError):
+        os.replace(first, parked)
+        os.replace(second, first)
+        os.replace(parked, second)
+
+
+def _read(cache_file: Path, fingerprint: str) -> Catalogue | None:
+    """The catalogue in ``cache_file`` if it loads and has this fingerprint."""
     collecting = gc.isenabled()
     gc.disable()  # loading makes ~150k objects; collecting midway only costs time
     try:
@@ -76,7 +121,12 @@ def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
 
 
 def write_cache(cache_file: Path, catalogue: Catalogue, signature: Signature) -> None:
-    """Pickle the catalogue, then its head; the head is written only after its catalogue."""
+    """Pickle the catalogue, then its head; the head is written only after its catalogue.
+
+    The catalogue in ``cache_file`` before (another set of sources) is kept as the
+    previous one."""
+    with contextlib.suppress(OSError):
+        os.replace(cache_file, previous_file(cache_file))
     if _write(cache_file, catalogue):
         _write_head(cache_file, catalogue, signature)
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from index_builder import venues
 from index_builder.catalogue import cache
 from index_builder.catalogue.cache import HEAD_SIZE
+from index_builder.catalogue.joins import scoring_cache
 from index_builder.catalogue.papers import Catalogue
 from index_builder.catalogue.source_cache import SourceCache
 from index_builder.model import SourceProblem
@@ -81,7 +82,7 @@ def load_catalogue(
         parsed = (
             SourceCache(cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle") if cache_dir else None
         )
-        with render_cache.using(cache_dir) as rendered:
+        with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
             catalogue = _build(blobs, read_problems, fingerprint, parsed)
             # Texts of the sources served parsed were not asked for: they stay cached.
             rendered.keep_loaded = parsed is not None and parsed.hits > 0

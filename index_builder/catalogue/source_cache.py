@@ -11,6 +11,7 @@ file is ignored and rebuilt.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
 from pathlib import Path
@@ -40,10 +41,15 @@ class SourceCache:
         stored = self.entries.get(key)
         if stored is None:
             return None
+        collecting = gc.isenabled()
+        gc.disable()  # a feed's records are ~100k objects; collecting midway only costs time
         try:
             parsed: SourceData = pickle.loads(stored)
         except Exception:  # a damaged entry: the file is read again
             return None
+        finally:
+            if collecting:
+                gc.enable()
         self.used[key] = stored
         self.hits += 1
         return parsed

@@ -41,7 +41,7 @@ from index_builder.atomic import write_pickle
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search.documents import paper_doc
-from index_builder.search.vocabulary import Vocabulary
+from index_builder.search.vocabulary import read_counts, write_counts
 from index_builder.search.words import words
 
 MANIFEST = "paperscope-papers.pickle"
@@ -203,23 +203,33 @@ def write_changes(
 def _move_vocabulary(
     old: Path, folder: Path, changes: Changes, before: Manifest, after: Manifest
 ) -> None:
-    """The old vocabulary, less the removed papers' words, plus the written papers'."""
-    counts: Counter[str] = Counter(Vocabulary.load(old).freq)
+    """The old vocabulary, less the removed papers' words, plus the written papers'.
+
+    Only the changed papers' words are counted; the rest of the counts are copied as read
+    (no :class:`Vocabulary` is made: its sorted word list is the reader's)."""
+    delta: Counter[str] = Counter()
     for pid in changes.removed:
-        counts.subtract(set(words(before[pid][1])) if pid in before else ())
+        delta.subtract(set(words(before[pid][1])) if pid in before else ())
     for paper in changes.written:
-        counts.update(set(words(after[paper.id][1])))
-    Vocabulary({w: n for w, n in counts.items() if n > 0}).save(folder)
+        delta.update(set(words(after[paper.id][1])))
+    counts = read_counts(old)
+    for word, change in delta.items():
+        count = counts.get(word, 0) + change
+        if count > 0:
+            counts[word] = count
+        else:
+            counts.pop(word, None)
+    write_counts(folder, counts)
 
 
 def _move_vectors(old: Path, folder: Path, papers: Sequence[Paper], changes: Changes) -> None:
     """The stored vectors with the written papers' rows computed again and the removed gone."""
     from index_builder.vectors.storage import load, save
-    from index_builder.vectors.tfidf import vectorize
+    from index_builder.vectors.tfidf import vectorize_lines
 
     vectors = load(old)
     rows: dict[str, Any] = dict.fromkeys(changes.removed)
     if changes.written:
-        matrix = vectorize(vectors, changes.written)
-        rows.update({p.id: matrix[i] for i, p in enumerate(changes.written)})
+        lines = vectorize_lines(vectors, changes.written)
+        rows.update({p.id: lines.line(i) for i, p in enumerate(changes.written)})
     save(vectors.with_rows(rows, [p.id for p in papers]), folder)

@@ -76,6 +76,21 @@ def close_words(
     return found
 
 
+def read_counts(folder: Path) -> dict[str, int]:
+    """The word counts saved in ``folder``; raises on a missing or bad file."""
+    data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("vocabulary is not a mapping")
+    return {str(k): int(v) for k, v in data.items()}
+
+
+def write_counts(folder: Path, freq: dict[str, int]) -> None:
+    """Save word counts into ``folder`` (temp file, then ``os.replace``)."""
+    tmp = folder / f".{VOCAB_FILE}.tmp"
+    tmp.write_text(json.dumps(freq, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, folder / VOCAB_FILE)
+
+
 class Vocabulary:
     """Words and how many papers use each, with prefix and near-word look-ups."""
 
@@ -94,17 +109,12 @@ class Vocabulary:
 
     def save(self, folder: Path) -> None:
         """Write the vocabulary into ``folder`` (temp file, then ``os.replace``)."""
-        tmp = folder / f".{VOCAB_FILE}.tmp"
-        tmp.write_text(json.dumps(self.freq, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, folder / VOCAB_FILE)
+        write_counts(folder, self.freq)
 
     @classmethod
     def load(cls, folder: Path) -> Vocabulary:
         """Read the vocabulary written by :meth:`save`; raises on a missing or bad file."""
-        data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("vocabulary is not a mapping")
-        return cls({str(k): int(v) for k, v in data.items()})
+        return cls(read_counts(folder))
 
     def df(self, word: str) -> int:
         """How many papers use ``word``."""

@@ -92,29 +92,26 @@ class PaperVectors:
 
     def with_rows(self, changes: Mapping[str, Any], order: Sequence[str]) -> PaperVectors:
         """These vectors with the rows of ``changes``' ids replaced or added (a 1-row
-        sparse matrix in this feature space, e.g. from ``tfidf.vectorize``) or removed
-        (``None``), the papers in the catalogue order ``order``; the features and idf
-        are kept (no refit). ``KeyError`` for an id of ``order`` with no row at all."""
-        import numpy as np
-        from scipy import sparse
+        sparse matrix in this feature space, e.g. from ``tfidf.vectorize``, or its
+        ``(positions, values)``, from ``tfidf.vectorize_lines``) or removed (``None``), the
+        papers in the catalogue order ``order``; the features and idf are kept (no refit).
+        ``KeyError`` for an id of ``order`` with no row at all. numpy alone: the matrix by
+        word is the one by paper sorted by word (what scipy's ``tocsc`` makes)."""
+        from index_builder.vectors import rows
 
         row_of = {pid: i for i, pid in enumerate(self.ids)}
-        new: list[Any] = []
-        pick = []
+        lines: list[tuple[Any, Any]] = []
         for pid in order:
             if changes.get(pid) is not None:
-                line = sparse.csr_matrix(changes[pid], dtype=np.float32)
-                if line.shape != (1, len(self.words)):
-                    raise ValueError(f"the row of {pid} is not one row of {len(self.words)}")
-                pick.append(self.rows + len(new))
-                new.append(line)
+                lines.append(rows.line_of(changes[pid], len(self.words), pid))
             elif pid in changes or pid not in row_of:
                 raise KeyError(f"no row for {pid}")
             else:
-                pick.append(row_of[pid])
-        every = sparse.vstack([self.matrix, *new], format="csr") if new else self.matrix
-        matrix = every[np.array(pick, dtype=np.int64)]
-        return PaperVectors.from_matrix(matrix, self.words, order, self.idf, self.analysis)
+                lines.append(self.by_paper.line(row_of[pid]))
+        by_paper = Compressed(*rows.stacked(lines))
+        parts = (by_paper.values, by_paper.at, by_paper.start)
+        by_word = Compressed(*rows.by_word(*parts, len(self.words)))
+        return PaperVectors(by_paper, by_word, self.words, tuple(order), self.idf, self.analysis)
 
     @cached_property
     def authors(self) -> Any:

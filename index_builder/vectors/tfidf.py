@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from index_builder.vectors.analysis import Analysis, is_author
 from index_builder.vectors.storage import PaperVectors
@@ -63,7 +63,7 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
     analysis = analysis or default_analysis()
     ids = tuple(p.id for p in papers)
     vocabulary: dict[str, int] = {}
-    counts = _counts(analysis, papers, vocabulary, grow=True)
+    counts = _csr(_counts(analysis, papers, vocabulary, grow=True))
     terms = list(vocabulary)
     df = np.bincount(counts.indices, minlength=len(terms))
     min_df, max_df = settings(len(papers), sum(1 for p in papers if p.abstract))
@@ -77,15 +77,42 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
     features = tuple(terms[i] for i in order)
     n = len(papers)
     idf = np.array([_idf(analysis, n, int(df[i])) for i in order], np.float32)
-    matrix = _weighed(counts[:, order], idf, analysis, features)
+    matrix = _csr(_weighed(counts[:, order], idf, analysis, features))
     return PaperVectors.from_matrix(matrix, features, ids, idf, analysis)
 
 
 def vectorize(vectors: PaperVectors, papers: Sequence[Paper]) -> Any:
     """Rows for ``papers`` in the stored feature space, unit length (or empty), as a
     ``scipy.sparse.csr_matrix`` of float32: a catalogue paper's row is its stored one."""
+    return _csr(vectorize_lines(vectors, papers))
+
+
+def vectorize_lines(vectors: PaperVectors, papers: Sequence[Paper]) -> Rows:
+    """:func:`vectorize`'s rows as plain numpy arrays (scipy is not imported: a change in
+    place of a few papers would spend more on importing it than on their rows)."""
     counts = _counts(vectors.analysis, papers, vectors.column, grow=False)
     return _weighed(counts, vectors.idf, vectors.analysis, vectors.words)
+
+
+class Rows(NamedTuple):
+    """A sparse matrix's rows as scipy's CSR arrays, with numpy alone."""
+
+    data: Any
+    indices: Any
+    indptr: Any
+    shape: tuple[int, int]
+
+    def line(self, i: int) -> tuple[Any, Any]:
+        """The positions and values of row ``i``."""
+        begin, end = int(self.indptr[i]), int(self.indptr[i + 1])
+        return self.indices[begin:end], self.data[begin:end]
+
+
+def _csr(rows: Rows) -> Any:
+    """``rows`` as a ``scipy.sparse.csr_matrix``."""
+    from scipy import sparse
+
+    return sparse.csr_matrix((rows.data, rows.indices, rows.indptr), shape=rows.shape)
 
 
 def _idf(analysis: Analysis, papers: int, df: int) -> float:
@@ -96,11 +123,11 @@ def _idf(analysis: Analysis, papers: int, df: int) -> float:
 
 def _counts(
     analysis: Analysis, papers: Sequence[Paper], vocabulary: dict[str, int], *, grow: bool
-) -> Any:
-    """The papers' term counts (a CSR matrix) over ``vocabulary``'s columns; ``grow``:
-    a new term is added to it, else dropped. Term ids are kept as 8 bytes, not strings."""
+) -> Rows:
+    """The papers' term counts (CSR arrays, columns in order) over ``vocabulary``'s columns;
+    ``grow``: a new term is added to it, else dropped. Term ids are kept as 8 bytes, not
+    strings."""
     import numpy as np
-    from scipy import sparse
 
     at = array("q")
     start = [0]
@@ -112,19 +139,21 @@ def _counts(
             at.extend([i for t in words + authors if (i := vocabulary.get(t)) is not None])
         start.append(len(at))
     columns = np.frombuffer(at, dtype=np.int64) if len(at) else np.zeros(0, np.int64)
-    rows = np.repeat(np.arange(len(papers)), np.diff(start))
-    shape = (len(papers), len(vocabulary))
-    matrix = sparse.csr_matrix((np.ones(len(columns)), (rows, columns)), shape=shape)
-    matrix.sum_duplicates()
-    return matrix
+    rows = np.repeat(np.arange(len(papers), dtype=np.int64), np.diff(start))
+    width = max(len(vocabulary), 1)
+    # Each (row, column) once, with how often it came: sorted by row, then column.
+    cells, counts = np.unique(rows * width + columns, return_counts=True)
+    indptr = np.zeros(len(papers) + 1, np.int64)
+    np.cumsum(np.bincount(cells // width, minlength=len(papers)), out=indptr[1:])
+    indices = (cells % width).astype(np.int32)
+    return Rows(counts.astype(np.float64), indices, indptr, (len(papers), len(vocabulary)))
 
 
-def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str]) -> Any:
-    """Counts made rows: tf (:attr:`Analysis.tf`) times idf, the words' and the authors'
-    parts each of unit length, the authors' scaled by ``author_weight``, then the row of
-    unit length."""
+def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str]) -> Rows:
+    """Counts (CSR arrays) made rows: tf (:attr:`Analysis.tf`) times idf, the words' and
+    the authors' parts each of unit length, the authors' scaled by ``author_weight``, then
+    the row of unit length; float32, no stored zeros."""
     import numpy as np
-    from scipy import sparse
 
     values = counts.data.copy()
     if analysis.tf == "log":
@@ -142,8 +171,9 @@ def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str])
     values = np.divide(values * scale, norms, out=np.zeros_like(values), where=norms > 0)
     total = np.sqrt(np.bincount(rows, values * values, minlength=counts.shape[0]))
     values = np.divide(values, total[rows], out=np.zeros_like(values), where=total[rows] > 0)
-    out = sparse.csr_matrix(
-        (values.astype(np.float32), counts.indices, counts.indptr), shape=counts.shape
-    )
-    out.eliminate_zeros()
-    return out
+    values = values.astype(np.float32)
+    kept = values != 0
+    indptr = np.zeros(counts.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(rows[kept], minlength=counts.shape[0]), out=indptr[1:])
+    shape = (int(counts.shape[0]), int(counts.shape[1]))
+    return Rows(values[kept], np.asarray(counts.indices)[kept], indptr, shape)

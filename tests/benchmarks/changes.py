@@ -5,14 +5,18 @@ Every figure is real commands in new processes (``paperscope join``, ``update --
 ``search``, ``index --rebuild``) on a home of its own:
 
 - the bundled home (ICML 2026 table and its abstract lists): a lone abstract joined by
-  hand to the paper it hints at, then the join undone;
+  hand to the paper it hints at (each round as a first join: the catalogue the last
+  round's join built is dropped), then the join undone;
 - the updated home (:mod:`tests.benchmarks.updated`: every paper with a real-length
-  abstract from a feed served on 127.0.0.1): the feed changes 25 papers (20 posters moved
+  abstract from a feed served on 127.0.0.1), made by a first ``update`` + ``index`` from
+  the bundled home (timed once); then the feed changes 25 papers (20 posters moved
   to another session, 5 abstracts rewritten) and back, each time ``update --from`` it;
-- the catalogue build of the updated home in this process, with an empty render cache,
-  a warm one (every source read again, as after a change of the big feed), and with
-  every source parsed before (as after a change of ``joins.jsonl``); the catalogue's own
-  cache is removed each time.
+- the catalogue build of the updated home in this process, with an empty render cache
+  (and no join scoring kept), a warm one (every source read again, as after a change of
+  the big feed), and with every source parsed before (as after a change of
+  ``joins.jsonl``); the catalogue's own cache is removed each time;
+- beside each full rebuild, SQLite FTS5 (prefix indexes 1-3) indexing the same catalogue
+  in memory, and ``index --rebuild`` alone as a multiple of it.
 
 Run: ``PYTHONPATH=. .venv/bin/python -m tests.benchmarks.changes [--rounds N]``; prints
 medians of N rounds (3 by default) and the ratios.
@@ -78,12 +82,20 @@ def bundled(rounds: int) -> dict[str, float]:
     try:
         run(home, "index")
         lone = lone_abstract(home)
-        full, join, undo = [], [], []
+        full, join, undo, rebuild, fts = [], [], [], [], []
         for _ in range(rounds):
-            full.append(with_search(home, "index", "--rebuild"))
+            rebuild.append(run(home, "index", "--rebuild"))
+            full.append(rebuild[-1] + run(home, "search", QUERY))
+            fts.append(fts5_seconds(home))
+            # Every round's join is a first one: the catalogue kept from the last round's
+            # join (which the undo put aside) would serve it whole.
+            for kept in (home / "cache").glob("catalogue-*.previous.pickle"):
+                kept.unlink()
             join.append(with_search(home, "join", lone))
             undo.append(with_search(home, "join", "--undo", lone))
-        return _figures({"full rebuild": full, "join by hand": join, "its undo": undo})
+        return _figures({"full rebuild": full, "join by hand": join, "its undo": undo}) | (
+            _against_fts5(rebuild, fts)
+        )
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -113,21 +125,24 @@ def updated(rounds: int) -> dict[str, float]:
     after = changed_feed(before)
     try:
         with serve(before) as site:
-            run(home, "update", "--from", site.url)
-            run(home, "index")
-            full, update = [], []
+            first = run(home, "update", "--from", site.url) + run(home, "index")
+            full, update, rebuild, fts = [], [], [], []
             for n in range(rounds * 2):
                 if n % 2 == 0:
-                    full.append(with_search(home, "index", "--rebuild"))
+                    rebuild.append(run(home, "index", "--rebuild"))
+                    full.append(rebuild[-1] + run(home, "search", QUERY))
+                    fts.append(fts5_seconds(home))
                 site.files.update(after if n % 2 == 0 else before)
                 update.append(with_search(home, "update", "--from", site.url))
-        return _figures({"full rebuild": full, "update of 25 papers": update})
+        figures = _figures({"full rebuild": full, "update of 25 papers": update})
+        return {"first update + index (s)": round(first, 2)} | figures | _against_fts5(rebuild, fts)
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
 
 def catalogue(rounds: int) -> dict[str, float]:
     """The updated home's catalogue build: empty render cache, then a warm one."""
+    from index_builder.catalogue.joins.scoring_cache import cache_file as scoring_file
     from index_builder.catalogue.load import load_catalogue
     from index_builder.feeds.store import stored_sources
     from index_builder.paths import Paths, bundled_sources
@@ -147,8 +162,9 @@ def catalogue(rounds: int) -> dict[str, float]:
                 if kind != "parsed":  # every source read again
                     for old in paths.cache_dir.glob("sources-*"):
                         old.unlink()
-                if kind == "cold":
+                if kind == "cold":  # nothing kept: no rendered text, no join scoring
                     cache_file(paths.cache_dir).unlink(missing_ok=True)
+                    scoring_file(paths.cache_dir).unlink(missing_ok=True)
                 started = time.perf_counter()
                 load_catalogue(sources, cache_dir=paths.cache_dir)
                 times.append(time.perf_counter() - started)
@@ -159,6 +175,33 @@ def catalogue(rounds: int) -> dict[str, float]:
         }
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def fts5_seconds(home: Path) -> float:
+    """Seconds SQLite FTS5 (porter, prefix indexes 1-3: :class:`tests.benchmarks.peers.Fts5Index`)
+    takes to index the home's catalogue in memory, the catalogue read from its cache."""
+    from index_builder.catalogue.load import load_catalogue
+    from index_builder.feeds.store import stored_sources
+    from index_builder.paths import Paths, bundled_sources
+    from tests.benchmarks.peers import Fts5Index
+
+    paths = Paths.from_env({"PAPERSCOPE_HOME": str(home)}).ensure()
+    joins = [paths.hand_joins] if paths.hand_joins.exists() else []
+    sources = [*bundled_sources(), *stored_sources(paths), *joins]
+    papers = load_catalogue(sources, cache_dir=paths.cache_dir).papers
+    started = time.perf_counter()
+    Fts5Index.build(papers).close()
+    return time.perf_counter() - started
+
+
+def _against_fts5(rebuild: list[float], fts: list[float]) -> dict[str, float]:
+    """``index --rebuild`` alone (its process) and FTS5's build, medians, and their ratio."""
+    ours, theirs = statistics.median(rebuild), statistics.median(fts)
+    return {
+        "index --rebuild alone (s)": round(ours, 2),
+        "SQLite FTS5 build, prefix 1-3 (s)": round(theirs, 2),
+        "index --rebuild / FTS5": round(ours / theirs, 2),
+    }
 
 
 def _figures(times: dict[str, list[float]]) -> dict[str, float]:

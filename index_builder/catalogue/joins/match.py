@@ -79,6 +79,16 @@ class Join:
     evidence: Literal["authors", "strong", "ordered"]
 
 
+Scored = tuple[AbstractTerms, list[tuple[float, int]]]
+"""An abstract analysed, and its best titles as ``(score, row)``."""
+
+
+def score_one(index: TitleIndex, text: str) -> Scored:
+    """One abstract analysed and ranked against every title of ``index``."""
+    terms = AbstractTerms.of(text)
+    return terms, index.ranked(terms, RANK_LIMIT + EXCLUDE_SLACK)
+
+
 class AbstractMatcher:
     """Abstracts scored against the titles once, ready to be joined (and re-joined cheaply)."""
 
@@ -87,13 +97,17 @@ class AbstractMatcher:
         index: TitleIndex,
         abstracts: Sequence[str],
         tiers: Sequence[tuple[float, float]] = STRONG_TIERS,
+        scored: Callable[[str], Scored] | None = None,
     ) -> None:
         """Analyse and rank every abstract against every title; ``tiers``: the strong joins'
-        ``(score, lead)`` thresholds."""
+        ``(score, lead)`` thresholds; ``scored``: where each abstract's analysis and ranking
+        come from (:func:`score_one` by default; a cache of its results, see
+        :mod:`~index_builder.catalogue.joins.scoring_cache`)."""
         self.index = index
         self.tiers = tuple(tiers)
-        self.terms = [AbstractTerms.of(text) for text in abstracts]
-        self._ranked = [index.ranked(t, RANK_LIMIT + EXCLUDE_SLACK) for t in self.terms]
+        done = [(scored or (lambda text: score_one(index, text)))(text) for text in abstracts]
+        self.terms = [terms for terms, _ in done]
+        self._ranked = [ranked for _, ranked in done]
         self.possible: dict[int, int] = {}
         """After :meth:`join`: abstracts left unjoined and the row each is possibly of."""
         self.by_title: set[int] = set()

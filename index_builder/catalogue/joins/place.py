@@ -15,8 +15,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import NamedTuple, Protocol
 
-from index_builder.catalogue.joins.match import AbstractMatcher, Join
-from index_builder.catalogue.joins.score import TitleIndex
+from index_builder.catalogue.joins import scoring_cache
+from index_builder.catalogue.joins.match import Join
 from index_builder.catalogue.joins.thresholds import TWIN_HEAD, TWIN_MAX_WORDS, TWIN_MIN_CHARS
 from index_builder.catalogue.merge_records import RecordMerge
 from index_builder.catalogue.official import certain_joins, namespace
@@ -160,10 +160,11 @@ def _join(
         return {}
     at = {id(item): n for n, item in enumerate(table)}
     position = {i: n for n, i in enumerate(keep)}
-    index = TitleIndex(
-        [item.row.paper.title_raw for item in ours], [item.row.paper.authors for item in ours]
+    matcher = scoring_cache.scored(
+        [item.row.paper.title_raw for item in ours],
+        [item.row.paper.authors for item in ours],
+        [abstracts[i].raw for i in keep],
     )
-    matcher = AbstractMatcher(index, [abstracts[i].raw for i in keep])
     ordered = [[position[i] for i in file if i in position] for file in files]
     joins = matcher.join([item.row.event_id for item in ours], ordered)
     if possible is not None:

@@ -1,0 +1,90 @@
+"""The automatic join's scoring kept between builds: a join by hand, a take-apart and an
+undo through the cache give the very catalogue a build from nothing gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from index_builder.catalogue.joins import match, score, scoring_cache
+from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
+from index_builder.catalogue.load import Catalogue, load_catalogue
+from tests.helpers.catalogue_data import (
+    JOINED_ROW,
+    LONE_ABSTRACT,
+    LONE_HINT,
+    TABLE,
+    write_lone_list,
+)
+
+DAY = dt.date(2026, 12, 5)
+
+
+def _through_cache(cache: Path, sources: list[Path]) -> Catalogue:
+    """A build that may use every cache but the finished catalogue's own."""
+    for old in cache.glob("catalogue-*"):
+        old.unlink()
+    return load_catalogue(sources, cache_dir=cache)
+
+
+def _scored_from_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("scored again though the titles and abstracts did not change")
+
+    monkeypatch.setattr(match, "score_one", refuse)
+    monkeypatch.setattr(score.TitleIndex, "__init__", refuse)
+
+
+def assert_same(cached: Catalogue, fresh: Catalogue) -> None:
+    assert cached.papers == fresh.papers
+    assert cached.problems == fresh.problems
+
+
+def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+    first = _through_cache(cache, [TABLE, listed])
+    assert scoring_cache.cache_file(cache).is_file()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    apart = plan_apart(first.get, JOINED_ROW, joins, today=DAY)
+    add_join(joins, apart)
+    sources = [TABLE, listed, joins]
+    with monkeypatch.context() as patch:
+        _scored_from_cache(patch)
+        joined = _through_cache(cache, sources)
+    fresh = load_catalogue(sources)
+    assert_same(joined, fresh)
+    assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
+    assert not joined.get(JOINED_ROW).abstract  # type: ignore[union-attr]
+
+    remove_joins(joins, joined.get, LONE_HINT)
+    remove_joins(joins, joined.get, JOINED_ROW)
+    with monkeypatch.context() as patch:
+        _scored_from_cache(patch)
+        undone = _through_cache(cache, [TABLE, listed])
+    assert_same(undone, load_catalogue([TABLE, listed]))
+    assert_same(undone, first)
+
+
+def test_other_abstracts_are_scored_again(tmp_path: Path) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache = tmp_path / "cache"
+    _through_cache(cache, [TABLE, listed])
+    kept = scoring_cache.cache_file(cache).read_bytes()
+    text = listed.read_text(encoding="utf-8")
+    listed.write_text(text.replace("the", "our", 3), encoding="utf-8")
+    assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))
+    assert scoring_cache.cache_file(cache).read_bytes() != kept
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
+def test_a_damaged_scoring_cache_is_scored_again(tmp_path: Path, garbage: bytes) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    scoring_cache.cache_file(cache).write_bytes(garbage)
+    assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))

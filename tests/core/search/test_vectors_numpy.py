@@ -1,0 +1,68 @@
+"""A change in place computes rows with numpy alone: the same arrays scipy made."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+
+import numpy as np
+from scipy import sparse
+
+from index_builder.vectors import tfidf
+from tests.core.search.test_vectors_api import OUTSIDE, catalogue, sample
+
+
+def _scipy_with_rows(vectors: tfidf.PaperVectors, rows: dict[str, object], order: list[str]):  # type: ignore[no-untyped-def]
+    """What ``with_rows`` made with scipy before: stacked rows, picked, by paper and word."""
+    at = {pid: i for i, pid in enumerate(vectors.ids)}
+    new = [sparse.csr_matrix(r, dtype=np.float32) for r in rows.values() if r is not None]
+    extra = {
+        pid: vectors.rows + n for n, pid in enumerate(p for p, r in rows.items() if r is not None)
+    }
+    every = sparse.vstack([vectors.matrix, *new], format="csr")
+    matrix = every[np.array([extra.get(pid, at.get(pid)) for pid in order], dtype=np.int64)]
+    by_word = matrix.tocsc()
+    by_word.sort_indices()
+    return matrix, by_word
+
+
+def test_rows_and_their_transpose_equal_scipys() -> None:
+    vectors = catalogue()
+    ids = list(vectors.ids)
+    changed = replace(sample().papers[3], title="Quantum error correction with surface codes")
+    added = [*sample().papers[-OUTSIDE:]]
+    written = [changed, *added]
+    lines = tfidf.vectorize_lines(vectors, written)
+    matrix = tfidf.vectorize(vectors, written)
+    for i in range(len(written)):
+        at, values = lines.line(i)
+        assert np.array_equal(at, matrix[i].indices) and np.array_equal(values, matrix[i].data)
+    order = [*ids[:3], *ids[4:20], *(p.id for p in added), ids[3], *ids[21:]]
+    rows = {p.id: lines.line(i) for i, p in enumerate(written)} | {ids[20]: None}
+    ours = vectors.with_rows(rows, order)
+    theirs, by_word = _scipy_with_rows(
+        vectors, {p.id: matrix[i] for i, p in enumerate(written)}, order
+    )
+    assert np.array_equal(ours.by_paper.values, theirs.data)
+    assert np.array_equal(ours.by_paper.at, theirs.indices)
+    assert np.array_equal(ours.by_paper.start, theirs.indptr)
+    assert np.array_equal(ours.by_word.values, by_word.data)
+    assert np.array_equal(ours.by_word.at, by_word.indices)
+    assert np.array_equal(ours.by_word.start, by_word.indptr)
+
+
+def test_rows_in_place_import_no_scipy() -> None:
+    code = (
+        "import sys\n"
+        "from index_builder.vectors import storage, tfidf\n"
+        "from tests.core.search.test_vectors_api import catalogue, sample\n"
+        "v = catalogue()\n"
+        "sys.modules.pop('scipy', None)\n"
+        "[m for m in list(sys.modules) if m.startswith('scipy') and sys.modules.pop(m)]\n"
+        "lines = tfidf.vectorize_lines(v, sample().papers[:2])\n"
+        "v.with_rows({v.ids[0]: lines.line(0), v.ids[1]: None}, [v.ids[0], *v.ids[2:]])\n"
+        "print(any(m.startswith('scipy') for m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
