@@ -102,6 +102,7 @@ class IndexStore:
         """Ids of the papers the last feed update added, for ``is:new`` (set by the owner)."""
         self.library_ids: frozenset[str] = frozenset()
         """Ids of the papers the user's library holds, for ``is:library`` (set by the owner)."""
+        self._held_current: dict[int, tuple[object, Any]] = {}
 
     # -- freshness and building -------------------------------------------------------
 
