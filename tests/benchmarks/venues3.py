@@ -14,8 +14,9 @@ URL``, then ``paperscope index``. On that home, in new processes and a real term
   (budget 2 s), beside a full rebuild + search measured in the same run.
 
 Run: ``PYTHONPATH=. .venv/bin/python -m tests.benchmarks.venues3 [--rounds N]
-[--only typing|join] [--fresh]``. The prepared home is kept under ``.cache/`` (``--fresh``
-makes it again; the product's index is brought up to date either way). Prints medians.
+[--only typing|join] [--fresh] [--beside-updated]``. The prepared home is kept under
+``.cache/`` (``--fresh`` makes it again; the product's index is brought up to date either
+way). ``--beside-updated`` types in the one-venue updated home too. Prints medians.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import time
 from pathlib import Path
 
 from index_builder.paths import bundled_sources
-from tests.benchmarks import changes, startup
+from tests.benchmarks import changes, startup, updated
 from tests.benchmarks.engines import CACHE
 from tests.benchmarks.realtext import GENERATOR_VERSION
 from tests.benchmarks.stats import percentile
@@ -91,26 +92,48 @@ def paper_counts(home: Path) -> dict[str, float]:
     return out
 
 
-def typing(home: Path, rounds: int) -> dict[str, float]:
-    """Words typed into the real TUI in tmux: median and p95 (ms), misses, peak RSS (MB)."""
+def typing(home: Path, rounds: int, beside: Path | None = None) -> dict[str, float]:
+    """Words typed into the real TUI in tmux: median and p95 (ms), misses, peak RSS (MB);
+    the floor app's echo of the same words, and (``beside``) the TUI on that home too."""
     with bundled_sources()[0].open(encoding="utf-8", newline="") as f:
         titles = [r["title"] for r in csv.DictReader(f)]
-    typed = startup.type_in_app(home, TitleSpotter(titles), startup.WORDS, rounds, most=8)
+    spotter = TitleSpotter(titles)
+    typed = startup.type_in_app(home, spotter, startup.WORDS, rounds, most=8)
+    words = {w: startup.WORDS[w] for w in typed.samples}
+    # The anchors, under the same load: the floor app echoes the same words in its box;
+    # the TUI on the one-venue updated home shows their titles.
+    floor = startup.type_in_floor(bundled_sources()[0], home, spotter, words, rounds)
+    if beside is not None:
+        one = startup.type_in_app(beside, spotter, words, rounds)
+        print(f"  one venue: {', '.join(one.notes) or 'ok'}", flush=True)
     for note in typed.notes:
         print(f"  note: {note}", flush=True)
-    samples = [v for vs in typed.samples.values() for v in vs]
-    seen = [v for v in samples if v is not None]
-    timeout_ms = startup.TYPING_TIMEOUT_S * 1000
-    counted = seen + [timeout_ms] * (len(samples) - len(seen))  # a miss counts as the timeout
-    out = {
-        "typing samples": float(len(samples)),
-        "typing misses": float(len(samples) - len(seen)),
-        "typing median (ms)": statistics.median(counted) if counted else float("nan"),
-        "typing p95 (ms)": percentile(counted, 95),
-    }
+    for word, values in typed.samples.items():
+        shown = ", ".join("miss" if v is None else f"{v:.0f}" for v in values)
+        print(f"  typed {word}: {shown} ms", flush=True)
+    out = _typing_figures("typing", typed.samples)
+    out |= _typing_figures("floor app's echo", floor.samples)
+    if beside is not None:
+        out |= _typing_figures("typing, ICML 2026 alone (6,630 papers)", one.samples)
+        if one.peak_mb is not None:
+            out["TUI peak RSS, ICML 2026 alone (MB)"] = one.peak_mb
     if typed.peak_mb is not None:
         out["TUI peak RSS (MB)"] = typed.peak_mb
     return out
+
+
+def _typing_figures(name: str, by_word: dict[str, list[float | None]]) -> dict[str, float]:
+    """Samples, misses, median and p95 (ms); a miss counts as the timeout."""
+    samples = [v for vs in by_word.values() for v in vs]
+    seen = [v for v in samples if v is not None]
+    timeout_ms = startup.TYPING_TIMEOUT_S * 1000
+    counted = seen + [timeout_ms] * (len(samples) - len(seen))
+    return {
+        f"{name} samples": float(len(samples)),
+        f"{name} misses": float(len(samples) - len(seen)),
+        f"{name} median (ms)": statistics.median(counted) if counted else float("nan"),
+        f"{name} p95 (ms)": percentile(counted, 95),
+    }
 
 
 def joins(home: Path, rounds: int) -> dict[str, float]:
@@ -136,17 +159,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure")
     parser.add_argument("--only", choices=["typing", "join"], action="append")
     parser.add_argument("--fresh", action="store_true", help="make the home again")
+    parser.add_argument(
+        "--beside-updated",
+        action="store_true",
+        help="type in the one-venue updated home too (tests.benchmarks.updated), as an anchor",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"three venues, load {os.getloadavg()[0]:.1f}:", flush=True)
     home, made = ready_home(args.fresh)
     show(made | paper_counts(home))
-    parts = {"typing": typing, "join": joins}
-    for name, measure in parts.items():
-        if args.only and name not in args.only:
-            continue
-        show(measure(home, args.rounds))
-        print(f"  (after {name}: load {os.getloadavg()[0]:.1f})", flush=True)
+    if not args.only or "typing" in args.only:
+        beside = updated.cached_home() if args.beside_updated else None
+        show(typing(home, args.rounds, beside))
+        print(f"  (after typing: load {os.getloadavg()[0]:.1f})", flush=True)
+    if not args.only or "join" in args.only:
+        show(joins(home, args.rounds))
+        print(f"  (after join: load {os.getloadavg()[0]:.1f})", flush=True)
     print(f"({time.perf_counter() - started:.0f} s)")
 
 
