@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -147,3 +148,19 @@ def rebuilt(states: IndexStates) -> list[str]:
     """The states that said the index was being built ("building index 40%", with its
     progress bar): none for a change made in place. (A download's progress is not one.)"""
     return [state for state, _ in states if "build" in state]
+
+
+def states_at_catalogue_builds(screen: MainScreen, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The status line's index state each time a catalogue is built from now on (a change
+    merges the papers again before its index changes: the longest part of its wait)."""
+    from index_builder.catalogue import load
+
+    build = load.load_catalogue
+    seen: list[str] = []
+
+    def spying(*args: Any, **kwargs: Any) -> Any:
+        seen.append(screen.flow.status.index_state)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(load, "load_catalogue", spying)
+    return seen

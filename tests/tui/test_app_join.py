@@ -39,10 +39,12 @@ from tests.helpers.tui_helpers import (
     record_index_states,
     rendered_text,
     settle,
+    states_at_catalogue_builds,
     type_query,
     until,
 )
 from tui.app import PaperScopeApp
+from tui.commands.update import LOADING
 from tui.screens.join_dialog import JoinDialog, JoinPicker
 from tui.screens.main.screen import MainScreen
 from tui.shared.config import Config
@@ -88,6 +90,7 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
         states = record_index_states(screen, monkeypatch)
+        merging = states_at_catalogue_builds(screen, monkeypatch)
         assert current_id(screen) == LONE_ABSTRACT
         body = " ".join(rendered_text(screen.view.query_one("#paper-body")).split())
         assert f"the same paper as id {LONE_HINT} (not joined; J joins them)" in body
@@ -116,6 +119,8 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         # and the status line never showed a build.
         assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
         assert states and rebuilt(states) == [] and states[-1] == ("index ready", None)
+        # While the papers were merged again, the status line said so.
+        assert merging == [LOADING]
         states.clear()
 
         await pilot.press("J")

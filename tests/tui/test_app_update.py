@@ -21,9 +21,11 @@ from tests.helpers.tui_helpers import (
     record_index_states,
     rendered_text,
     settle,
+    states_at_catalogue_builds,
     type_query,
 )
 from tui.app import PaperScopeApp
+from tui.commands.update import LOADING
 from tui.shared.config import Config
 from tui.shared.context import Context
 from tui.widgets.result_list import ResultList
@@ -165,6 +167,7 @@ async def test_an_update_changing_a_few_papers_changes_the_index_in_place(
             assert screen.current_paper() is not None
             assert "quorvantile" not in rendered_text(screen.view.query_one("#paper-body"))
             states = record_index_states(screen, monkeypatch)
+            merging = states_at_catalogue_builds(screen, monkeypatch)
             await pilot.press("ctrl+p")
             await pilot.press(*"Update from the conf")
             await until(pilot, lambda: offered(app))
@@ -174,6 +177,7 @@ async def test_an_update_changing_a_few_papers_changes_the_index_in_place(
             marked = read_marker(paths.index_dir) or {}
             assert marked.get("changed_in_place") == {"written": 2, "removed": 2}
             assert rebuilt(states) == []
+            assert merging == [LOADING]  # said while the papers were merged again
             paper = screen.current_paper()
             assert paper is not None and str(paper.event_id) == first
             assert "quorvantile" in rendered_text(screen.view.query_one("#paper-body"))
