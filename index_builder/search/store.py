@@ -124,6 +124,10 @@ class IndexStore:
             return False
         return any(self.index_dir.glob("_MAIN_*.toc"))
 
+    def on_disk(self) -> bool:
+        """True when an index was built here before, fresh or not (a change may be made in it)."""
+        return indexfiles.read_marker(self.index_dir) is not None
+
     def ensure(self, progress: Progress | None = None) -> str | None:
         """Open the index, building it when missing or stale and rebuilding it when damaged.
 

@@ -134,6 +134,35 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         assert states and rebuilt(states) == []
 
 
+async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join written by ``paperscope join``, then the app: its start changes the index in
+    place, and the status line never announces a build (it did, before a change in place)."""
+    from index_builder.catalogue.hand_joins import add_join, plan_join
+    from tui.widgets.status_bar import StatusBar
+
+    first = join_app(tmp_path)
+    async with first.run_test(size=(120, 36)) as pilot:  # a first run: the index is built
+        await opened(pilot, "proeval")
+    joins = first.ctx.paths.hand_joins
+    add_join(joins, plan_join(first.ctx.catalogue().get, LONE_ABSTRACT, LONE_HINT))
+    seen: list[tuple[str, tuple[int, int] | None]] = []
+    shown = StatusBar.set_index_state
+
+    def recording(bar: StatusBar, state: str, progress: tuple[int, int] | None = None) -> None:
+        seen.append((state, progress))
+        shown(bar, state, progress)
+
+    monkeypatch.setattr(StatusBar, "set_index_state", recording)
+    app = join_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "hierarchical vocabulary routing watermark")
+        assert current_id(screen) == LONE_HINT
+    assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
+    assert seen and rebuilt(seen) == [] and seen[-1] == ("index ready", None)
+
+
 def changed_in_place(home: Path) -> object:
     """What the last change of the home's index wrote in place (absent after a full build)."""
     marker = read_marker(home / "cache" / "index") or {}
