@@ -36,7 +36,13 @@ from tests.benchmarks.engines import CACHE
 from tests.benchmarks.realtext import GENERATOR_VERSION
 from tests.benchmarks.stats import percentile
 from tests.benchmarks.terminal import TitleSpotter
-from tests.benchmarks.venues3_feeds import CONFIG, FEED_VERSION, VENUES, all_files
+from tests.benchmarks.venues3_feeds import (
+    CONFIG,
+    FEED_VERSION,
+    VENUES,
+    WITHOUT_ABSTRACT,
+    all_files,
+)
 from tests.helpers.feed_server import serve
 
 HOME_KEY = f"venues3-f{FEED_VERSION}-g{GENERATOR_VERSION}"
@@ -152,9 +158,25 @@ def _typing_figures(name: str, by_word: dict[str, list[float | None]]) -> dict[s
     }
 
 
+def lone_for_join(home: Path) -> str:
+    """The lone abstract whose hint names the paper left without one (the join's target)."""
+    import json
+    import subprocess
+
+    found = subprocess.run(
+        startup.paperscope_cmd("search", "is:unjoined", "--json", "--limit", "50"),
+        env=changes.env_of(home),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    hits = json.loads(found.stdout)["hits"]
+    return next(str(h["id"]) for h in hits if str(WITHOUT_ABSTRACT) in h["possibly_same_as"])
+
+
 def joins(home: Path, rounds: int) -> dict[str, float]:
     """A join by hand and its undo, each + search, beside a full rebuild + search."""
-    lone = changes.lone_abstract(home)
+    lone = lone_for_join(home)
     full, join, undo = [], [], []
     for _ in range(rounds):
         full.append(changes.with_search(home, "index", "--rebuild"))
