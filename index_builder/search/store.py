@@ -102,6 +102,7 @@ class IndexStore:
         """Ids of the papers the last feed update added, for ``is:new`` (set by the owner)."""
         self.library_ids: frozenset[str] = frozenset()
         """Ids of the papers the user's library holds, for ``is:library`` (set by the owner)."""
+        self._held_current: dict[int, tuple[object, Any]] = {}
 
     # -- freshness and building -------------------------------------------------------
 
@@ -122,6 +123,10 @@ class IndexStore:
         if "checksums" not in marker:  # built before content checks: rebuilt once, quietly
             return False
         return any(self.index_dir.glob("_MAIN_*.toc"))
+
+    def on_disk(self) -> bool:
+        """True when an index was built here before, fresh or not (a change may be made in it)."""
+        return indexfiles.read_marker(self.index_dir) is not None
 
     def ensure(self, progress: Progress | None = None) -> str | None:
         """Open the index, building it when missing or stale and rebuilding it when damaged.

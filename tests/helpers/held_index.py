@@ -25,6 +25,10 @@ class UnbuiltIndex:
         """Never fresh: the app always starts a build."""
         return False
 
+    def on_disk(self) -> bool:
+        """Never built: a first run."""
+        return False
+
     def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
         """Report the progress given, wait for :attr:`release`, then fail."""
         self.asked.set()
@@ -46,6 +50,10 @@ class GatedIndex:
 
     def is_fresh(self) -> bool:
         """Never fresh: the app always starts a build."""
+        return False
+
+    def on_disk(self) -> bool:
+        """Never built: a first run."""
         return False
 
     def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:

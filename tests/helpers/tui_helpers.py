@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from textual.app import App
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
@@ -121,3 +123,44 @@ def rendered_text(widget: Widget) -> str:
     """The widget's lines as plain text, as they would be drawn."""
     width, height = widget.size
     return "\n".join(strip.text for strip in widget.render_lines(Region(0, 0, width, height)))
+
+
+IndexStates = list[tuple[str, tuple[int, int] | None]]
+"""What the status line was told of the index: (state, (done, total) of a build or None)."""
+
+
+def record_index_states(screen: MainScreen, monkeypatch: pytest.MonkeyPatch) -> IndexStates:
+    """Every index state the status line is given from now on, in order (each is shown
+    too): a test asserts, say, that a change never showed a build's progress."""
+    status = screen.flow.status
+    shown = status.set_index_state
+    seen: IndexStates = []
+
+    def recording(state: str, progress: tuple[int, int] | None = None) -> None:
+        seen.append((state, progress))
+        shown(state, progress)
+
+    monkeypatch.setattr(status, "set_index_state", recording)
+    return seen
+
+
+def rebuilt(states: IndexStates) -> list[str]:
+    """The states that said the index was being built ("building index 40%", with its
+    progress bar): none for a change made in place. (A download's progress is not one.)"""
+    return [state for state, _ in states if "build" in state]
+
+
+def states_at_catalogue_builds(screen: MainScreen, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The status line's index state each time a catalogue is built from now on (a change
+    merges the papers again before its index changes: the longest part of its wait)."""
+    from index_builder.catalogue import load
+
+    build = load.load_catalogue
+    seen: list[str] = []
+
+    def spying(*args: Any, **kwargs: Any) -> Any:
+        seen.append(screen.flow.status.index_state)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(load, "load_catalogue", spying)
+    return seen

@@ -16,6 +16,9 @@ class BrokenIndex:
     def is_fresh(self) -> bool:
         return False
 
+    def on_disk(self) -> bool:
+        return False
+
     def ensure(self, progress: Callable[[int, int], None] | None = None) -> str | None:
         raise PermissionError("cache folder is read-only")
 

@@ -33,8 +33,18 @@ from tests.helpers.catalogue_data import (
     write_lone_list,
 )
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
-from tests.helpers.tui_helpers import main, rendered_text, settle, type_query, until
+from tests.helpers.tui_helpers import (
+    main,
+    rebuilt,
+    record_index_states,
+    rendered_text,
+    settle,
+    states_at_catalogue_builds,
+    type_query,
+    until,
+)
 from tui.app import PaperScopeApp
+from tui.commands.update import LOADING
 from tui.screens.join_dialog import JoinDialog, JoinPicker
 from tui.screens.main.screen import MainScreen
 from tui.shared.config import Config
@@ -72,11 +82,15 @@ def current_id(screen: MainScreen) -> str | None:
     return paper.id if paper is not None else None
 
 
-async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Path) -> None:
+async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = join_app(tmp_path)
     joins = tmp_path / "data" / "joins.jsonl"
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
+        states = record_index_states(screen, monkeypatch)
+        merging = states_at_catalogue_builds(screen, monkeypatch)
         assert current_id(screen) == LONE_ABSTRACT
         body = " ".join(rendered_text(screen.view.query_one("#paper-body")).split())
         assert f"the same paper as id {LONE_HINT} (not joined; J joins them)" in body
@@ -101,8 +115,13 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert paper is not None and paper.authors and LONE_ABSTRACT in paper.aliases
         await settle(pilot)
         assert "Xuyang Chen" in rendered_text(screen.view.query_one("#paper-body"))
-        # No rebuild: the paper is written again and the lone abstract deleted, in place.
+        # No rebuild: the paper is written again and the lone abstract deleted, in place,
+        # and the status line never showed a build.
         assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
+        assert states and rebuilt(states) == [] and states[-1] == ("index ready", None)
+        # While the papers were merged again, the status line said so.
+        assert merging == [LOADING]
+        states.clear()
 
         await pilot.press("J")
         dialog = await shown(pilot, JoinDialog)
@@ -112,6 +131,36 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(tmp_path: Pat
         assert not joins.exists()
         await settle(pilot)
         assert changed_in_place(tmp_path) == {"written": 2, "removed": 1}
+        assert states and rebuilt(states) == []
+
+
+async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A join written by ``paperscope join``, then the app: its start changes the index in
+    place, and the status line never announces a build (it did, before a change in place)."""
+    from index_builder.catalogue.hand_joins import add_join, plan_join
+    from tui.widgets.status_bar import StatusBar
+
+    first = join_app(tmp_path)
+    async with first.run_test(size=(120, 36)) as pilot:  # a first run: the index is built
+        await opened(pilot, "proeval")
+    joins = first.ctx.paths.hand_joins
+    add_join(joins, plan_join(first.ctx.catalogue().get, LONE_ABSTRACT, LONE_HINT))
+    seen: list[tuple[str, tuple[int, int] | None]] = []
+    shown = StatusBar.set_index_state
+
+    def recording(bar: StatusBar, state: str, progress: tuple[int, int] | None = None) -> None:
+        seen.append((state, progress))
+        shown(bar, state, progress)
+
+    monkeypatch.setattr(StatusBar, "set_index_state", recording)
+    app = join_app(tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await opened(pilot, "hierarchical vocabulary routing watermark")
+        assert current_id(screen) == LONE_HINT
+    assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
+    assert seen and rebuilt(seen) == [] and seen[-1] == ("index ready", None)
 
 
 def changed_in_place(home: Path) -> object:
@@ -158,11 +207,14 @@ async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path:
         assert current_id(screen) == UNHINTED_ROW
 
 
-async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(tmp_path: Path) -> None:
+async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = join_app(tmp_path)
     joins = tmp_path / "data" / "joins.jsonl"
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
+        states = record_index_states(screen, monkeypatch)
         assert current_id(screen) == JOINED_ROW
         await pilot.press("J")
         dialog = await shown(pilot, JoinDialog)
@@ -180,6 +232,14 @@ async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(tmp_path: 
         assert paper is not None and paper.event_id is None and paper.abstract
         row = app.ctx.catalogue().get(JOINED_ROW)
         assert row is not None and not row.abstract
+        await settle(pilot)
+        assert paper.abstract[:40] in " ".join(
+            rendered_text(screen.view.query_one("#paper-body")).split()
+        )
+        # In place: the paper without its abstract and the abstract alone written, the
+        # joined paper's document removed; no build shown.
+        assert changed_in_place(tmp_path) == {"written": 2, "removed": 1}
+        assert states and rebuilt(states) == [] and states[-1] == ("index ready", None)
 
 
 def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) -> None:

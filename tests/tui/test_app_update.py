@@ -3,16 +3,31 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from textual.command import CommandList
 from textual.pilot import Pilot
 
 from index_builder.feeds.update import update
+from index_builder.paths import Paths
+from index_builder.search.folder import read_marker
 from index_builder.venues import DEFAULT
-from tests.helpers.feed_data import ICML_ABSTRACTS, good_files, small_feed
+from tests.helpers.feed_data import ICML_ABSTRACTS, good_files, marker, small_feed
 from tests.helpers.feed_server import Answer, serve
 from tests.helpers.tui_fixtures import AppFactory
+from tests.helpers.tui_helpers import (
+    rebuilt,
+    record_index_states,
+    rendered_text,
+    settle,
+    states_at_catalogue_builds,
+    type_query,
+)
 from tui.app import PaperScopeApp
+from tui.commands.update import LOADING
+from tui.shared.config import Config
+from tui.shared.context import Context
 from tui.widgets.result_list import ResultList
 from tui.widgets.status_bar import StatusBar
 
@@ -122,3 +137,47 @@ async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
             await until(pilot, told)
     count, said = told()[0].split(" ", 1)
     assert int(count) >= 1 and said == "new for fresh (W lists them)"
+
+
+async def test_an_update_changing_a_few_papers_changes_the_index_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two rewritten abstracts of 40: written in place, shown at once, no build on screen."""
+    feed, abstracts = small_feed()
+    posters = [
+        r
+        for r in feed["results"]
+        if not r["related_events_ids"] and marker(r["id"]) in abstracts[str(r["id"])]
+    ]  # posters without a talk whose abstract is the feed's own (its marker word)
+    first, second = (str(r["id"]) for r in posters[:2])
+    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
+    with serve(good_files()) as site:
+        update(DEFAULT, paths, source=site.url)  # as `paperscope update --from` did
+        rewritten = {**abstracts, first: abstracts[first] + " Rewritten: quorvantile.",
+                     second: abstracts[second] + " Rewritten too."}  # fmt: skip
+        site.files[ICML_ABSTRACTS] = Answer(json.dumps(rewritten).encode(), etag='"a2"')
+        ctx = Context(paths=paths, use_bundled=False)
+        app = PaperScopeApp(ctx, config=Config(path=paths.config_file))
+        async with app.run_test(size=(120, 36)) as pilot:
+            status = app.screen.query_one(StatusBar)
+            await until(pilot, lambda: status.index_state == "index ready")
+            screen = await type_query(pilot, marker(int(first)))
+            await pilot.press("escape")
+            await settle(pilot)
+            assert screen.current_paper() is not None
+            assert "quorvantile" not in rendered_text(screen.view.query_one("#paper-body"))
+            states = record_index_states(screen, monkeypatch)
+            merging = states_at_catalogue_builds(screen, monkeypatch)
+            await pilot.press("ctrl+p")
+            await pilot.press(*"Update from the conf")
+            await until(pilot, lambda: offered(app))
+            await pilot.press("enter")
+            await until(pilot, lambda: len(states) > 1 and states[-1] == ("index ready", None))
+            await settle(pilot)
+            marked = read_marker(paths.index_dir) or {}
+            assert marked.get("changed_in_place") == {"written": 2, "removed": 2}
+            assert rebuilt(states) == []
+            assert merging == [LOADING]  # said while the papers were merged again
+            paper = screen.current_paper()
+            assert paper is not None and str(paper.event_id) == first
+            assert "quorvantile" in rendered_text(screen.view.query_one("#paper-body"))

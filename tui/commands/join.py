@@ -101,7 +101,7 @@ def join_in_worker(
     paper after a join, the lone abstract after an undo or a separation. A separation that
     does not take (the conference's own abstract is the same text) is taken back and said.
     """
-    from tui.commands.update import swap_in_fresh
+    from tui.commands.update import LOADING, swap_in_fresh
     from tui.shared.context import Context as Fresh
 
     try:
@@ -117,11 +117,14 @@ def join_in_worker(
     except JoinRefused as exc:
         app.call_from_thread(app.notify, str(exc), title="Join", severity="error")
         return
+    # Said before the papers are merged again, which is most of the wait at 20,000 papers.
+    app.call_from_thread(show_state, LOADING, None)
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
     if isinstance(change, Apart) and not apart_took(ctx.paths.hand_joins, catalogue.get, change):
         said = "The conference's own abstract of this paper is the same text: it stays joined."
         app.call_from_thread(app.notify, said, title="Join", severity="error")
+        app.call_from_thread(show_state, "index ready", None)
         return
     app.call_from_thread(show_paper, target)
     app.call_from_thread(app.notify, f"{done}: updating the index…", title="Join")

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from tui.shared.context import Context
 
 COMMAND = "Update from the conference site"
+LOADING = "loading the new papers"
+"""The status line while a change's papers are merged and its index changed."""
 HELP = "Download every paper's abstract (paperscope update)"
 
 
@@ -87,6 +89,7 @@ def update_in_worker(
             app.notify, f"{exc}; the stored data is unchanged", title="Update", severity="error"
         )
         return
+    show(LOADING)  # the papers are merged again: most of the wait after a download
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()
     # Another update (``paperscope update`` in a shell) may have stored what is not shown yet.
@@ -117,7 +120,7 @@ def swap_in_fresh(
     def show(state: str, done: int = 0, total: int = 0) -> None:
         app.call_from_thread(show_state, state, (done, total) if total else None)
 
-    show("loading the new papers")
+    show(LOADING)
     index = fresh.index()
     notice = index.ensure(progress=lambda done, total: show("building index", done, total))
     if not cancel.is_set():

@@ -92,8 +92,11 @@ class Loader:
             self.post(self.CatalogueLoaded(cat))
         try:
             search_index = self.index()
-            fresh = search_index.is_fresh()
-            self.post(self.IndexProgress(0, 0 if fresh else len(cat)))
+            # A build is announced only when one is certain (no index yet): a stale index
+            # is usually changed in place (a join, an update), and a build due after all
+            # reports its own progress from its first paper.
+            certain = not search_index.is_fresh() and not search_index.on_disk()
+            self.post(self.IndexProgress(0, len(cat) if certain else 0))
             notice = search_index.ensure(self._progress)
         except Exception as exc:
             self.post(self.Failed("index", str(exc) or type(exc).__name__))

@@ -140,6 +140,33 @@ def test_bookmarked_filter(index: SearchIndex) -> None:
     assert found(index, "massart -is:bookmarked", bookmarked={"p09"}) == {"p10"}
 
 
+def test_sets_passed_again_answer_as_they_hold_now(index: SearchIndex) -> None:
+    """The current ids of a set passed with every keystroke are kept (by the set's
+    identity): a new set, a set like an earlier one but with other tags, and more sets than
+    are kept, each answer with what it holds."""
+    from index_builder.model import Marked
+
+    first = frozenset({"p04", "abstract:old-18"})
+    try:
+        index.new_ids = first
+        assert found(index, "is:new") == found(index, "is:new") == {"p04", "p18"}
+        index.new_ids = frozenset({"p09"})
+        assert found(index, "is:new") == {"p09"}
+        index.new_ids = first
+        assert found(index, "is:new") == {"p04", "p18"}
+    finally:
+        index.new_ids = frozenset()
+    assert found(index, "is:new") == set()
+    ids = frozenset({"p04", "p09"})
+    red, blue = Marked(ids, {"red": frozenset({"p04"})}), Marked(ids, {"red": frozenset({"p09"})})
+    assert found(index, "tag:red", bookmarked=red) == {"p04"}
+    assert found(index, "tag:red", bookmarked=blue) == {"p09"}
+    for n in range(20):  # more sets than are kept: the oldest make way, answers stay right
+        one = frozenset({f"p{n % 18 + 1:02d}"})
+        assert found(index, "is:bookmarked", bookmarked=one) == set(one)
+    assert found(index, "tag:red", bookmarked=red) == {"p04"}
+
+
 def test_dismissed_filter(index: SearchIndex) -> None:
     gone = {"p04", "p09", "gone"}
     assert found(index, "is:dismissed", dismissed=gone) == {"p04", "p09"}
