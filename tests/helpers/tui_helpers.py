@@ -132,7 +132,7 @@ IndexStates = list[tuple[str, tuple[int, int] | None]]
 def record_index_states(screen: MainScreen, monkeypatch: pytest.MonkeyPatch) -> IndexStates:
     """Every index state the status line is given from now on, in order (each is shown
     too): a test asserts, say, that a change never showed a build's progress."""
-    status = screen.flow.status
+    status = screen.status
     shown = status.set_index_state
     seen: IndexStates = []
 
@@ -159,7 +159,7 @@ def states_at_catalogue_builds(screen: MainScreen, monkeypatch: pytest.MonkeyPat
     seen: list[str] = []
 
     def spying(*args: Any, **kwargs: Any) -> Any:
-        seen.append(screen.flow.status.index_state)
+        seen.append(screen.status.index_state)
         return build(*args, **kwargs)
 
     monkeypatch.setattr(load, "load_catalogue", spying)

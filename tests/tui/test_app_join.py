@@ -139,7 +139,7 @@ async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_plac
 ) -> None:
     """A join written by ``paperscope join``, then the app: its start changes the index in
     place, and the status line never announces a build (it did, before a change in place)."""
-    from index_builder.catalogue.hand_joins import add_join, plan_join
+    from index_builder.catalogue.joins.by_hand import add_join, plan_join
     from tui.widgets.status_bar import StatusBar
 
     first = join_app(tmp_path)
