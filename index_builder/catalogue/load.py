@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index_builder import venues
-from index_builder.catalogue import cache
+from index_builder.catalogue import cache, kept_papers
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.joins import scoring_cache
 from index_builder.catalogue.papers import Catalogue
@@ -83,7 +83,8 @@ def load_catalogue(
             SourceCache(cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle") if cache_dir else None
         )
         with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
-            catalogue = _build(blobs, read_problems, fingerprint, parsed)
+            kept = cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
+            catalogue = _build(blobs, read_problems, fingerprint, parsed, kept)
             # Texts of the sources served parsed were not asked for: they stay cached.
             rendered.keep_loaded = parsed is not None and parsed.hits > 0
         if parsed is not None:
@@ -134,8 +135,10 @@ def _build(
     read_problems: Sequence[SourceProblem],
     fingerprint: str,
     parsed_before: SourceCache | None = None,
+    kept: Path | None = None,
 ) -> Catalogue:
-    """Parse every readable file (in a canonical order) and merge them."""
+    """Parse every readable file (in a canonical order) and merge them (the table papers of
+    the last build kept in ``kept``, see :mod:`~index_builder.catalogue.kept_papers`)."""
     # Imported here: a warm load from the cache needs neither the readers nor
     # pylatexenc, and start-up time is measured.
     from index_builder.catalogue.id_claims import drop_claimed_ids
@@ -146,6 +149,7 @@ def _build(
 
     problems = list(read_problems)
     parsed: list[SourceData] = []
+    read: list[tuple[Path, bytes, SourceData]] = []
     ordered = sorted(blobs, key=lambda b: (b[0].name, hashlib.sha256(b[1]).hexdigest()))
     for path, data in ordered:
         result = parsed_before.get(path, data) if parsed_before is not None else None
@@ -159,8 +163,11 @@ def _build(
                 parsed_before.put(path, data, result)
         problems.extend(result.problems)
         parsed.append(result)
+        read.append((path, data, result))
     problems.extend(without_gone_joins(parsed))
-    papers, clashes = drop_claimed_ids(build_papers(parsed), parsed)
+    with kept_papers.using(kept, kept_papers.stage_key(read) if kept else b""):
+        built = build_papers(parsed)
+    papers, clashes = drop_claimed_ids(built, parsed)
     return Catalogue(papers, [*problems, *clashes], fingerprint)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from index_builder.catalogue import kept_papers
 from index_builder.catalogue.derived_title import derive_title
 from index_builder.catalogue.joins.place import place_abstracts
 from index_builder.catalogue.joins.score import without_author_line
@@ -78,16 +79,7 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     official = [official_of(item.row, item.talks, known) for item in table]
     joins, possible, twins = place_abstracts(table, abstracts, files, merge, official, apart)
     joined = {row: a for a, row in joins.items()}
-    papers = [
-        _table_paper(
-            item,
-            abstracts[joined[i]] if i in joined else None,
-            merge.records_of(i, joined.get(i)),
-            [abstracts[a] for a in merge.alternates.get(i, ())],
-            official[i],
-        )
-        for i, item in enumerate(table)
-    ]
+    papers = _table_papers(table, abstracts, joined, merge, official)
     used = {p.id for p in papers}
     alone = {i for i in range(len(abstracts)) if i not in joins and i not in merge.folded}
     paired = {
@@ -113,6 +105,37 @@ def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
     add_title_only(papers, merge, used)
     papers.sort(key=_display_key)
     return tuple(papers)
+
+
+def _table_papers(
+    table: Sequence[TablePaper],
+    abstracts: Sequence[_Abstract],
+    joined: dict[int, int],
+    merge: RecordMerge,
+    official: Sequence[tuple[str, str]],
+) -> list[Paper]:
+    """Each table entry's paper: kept from the last build when its inputs are the same
+    (:mod:`~index_builder.catalogue.kept_papers`), else made."""
+    kept = kept_papers.kept()
+    papers: list[Paper] = []
+    for i, item in enumerate(table):
+        abstract = abstracts[joined[i]] if i in joined else None
+        records = merge.records_of(i, joined.get(i))
+        others = [abstracts[a] for a in merge.alternates.get(i, ())]
+        held = [*map(_held, others)]
+        inputs = (item.row.event_id, _held(abstract), tuple(records), held, official[i])
+        paper = kept.paper(inputs) if kept is not None else None
+        if paper is None:
+            paper = _table_paper(item, abstract, records, others, official[i])
+            if kept is not None:
+                kept.add(inputs, paper)
+        papers.append(paper)
+    return papers
+
+
+def _held(abstract: _Abstract | None) -> tuple[str, tuple[AbstractEntry, ...]] | None:
+    """What a row's paper takes of an abstract: its text and its places."""
+    return (abstract.raw, tuple(abstract.entries)) if abstract is not None else None
 
 
 def _merge_abstracts(

@@ -151,20 +151,22 @@ class RecordMerge:
         titled = [r for r in self.records if r.paper.title_raw]
         if not titled:
             return {}
-        keys = [title_key(t) for t in titles]
-        by_key: dict[str, int | None] = {}
-        for row, key in enumerate(keys):
-            by_key[key] = None if key in by_key else row
         by_event = {event_id: row for row, event_id in enumerate(event_ids)}
         out: dict[PaperRecord, int] = {}
+        keys: list[str] = []
+        by_key: dict[str, int | None] = {}
         for record in titled:
-            key = title_key(record.paper.title_raw)
             event_id = record.paper.event_id
             found = by_event.get(event_id) if event_id is not None else None
             if record.hand:  # bound to its row by the event id alone: a retitle keeps it
                 if found is not None:
                     out[record] = found
                 continue
+            if not keys and titles:  # only records matched by title need every row's key
+                keys = [title_key(t) for t in titles]
+                for row, row_key in enumerate(keys):
+                    by_key[row_key] = None if row_key in by_key else row
+            key = title_key(record.paper.title_raw)
             if found is None or keys[found] != key:
                 found = by_key.get(key)
             if found is not None and key:

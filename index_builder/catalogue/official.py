@@ -90,8 +90,10 @@ def official_of(row: TableRow, talks: Sequence[TableRow], files: Official) -> tu
     for event_id in (row.event_id, *(t.event_id for t in talks)):
         if (ns, event_id) in files:
             return files[(ns, event_id)]
-    stated = (t.paper.abstract_raw for t in talks if t.paper.abstract_raw)
-    return next(stated, ""), ""
+    for talk in talks:
+        if talk.paper.abstract_raw:
+            return talk.paper.abstract_raw, ""
+    return "", ""
 
 
 def markup_key(raw: str) -> str:

@@ -12,9 +12,10 @@ Every figure is real commands in new processes (``paperscope join``, ``update --
   the bundled home (timed once); then the feed changes 25 papers (20 posters moved
   to another session, 5 abstracts rewritten) and back, each time ``update --from`` it;
 - the catalogue build of the updated home in this process, with an empty render cache
-  (and no join scoring kept), a warm one (every source read again, as after a change of
-  the big feed), and with every source parsed before (as after a change of
-  ``joins.jsonl``); the catalogue's own cache is removed each time;
+  (and no join scoring or table papers kept), a warm one (every source read again and
+  the table papers made again, as after a change of the big feed), and with every
+  source parsed before (as after a change of ``joins.jsonl``: the table papers kept);
+  the catalogue's own cache is removed each time;
 - beside each full rebuild, SQLite FTS5 (prefix indexes 1-3) indexing the same catalogue
   in memory, and ``index --rebuild`` alone as a multiple of it.
 
@@ -159,8 +160,9 @@ def catalogue(rounds: int) -> dict[str, float]:
             for kind, times in kinds.items():
                 for old in paths.cache_dir.glob("catalogue-*"):
                     old.unlink()
-                if kind != "parsed":  # every source read again
-                    for old in paths.cache_dir.glob("sources-*"):
+                if kind != "parsed":  # every source read again; the table papers too,
+                    # as after a change of the feed (their key is the sources but joins')
+                    for old in [*paths.cache_dir.glob("sources-*"), *table_papers(paths.cache_dir)]:
                         old.unlink()
                 if kind == "cold":  # nothing kept: no rendered text, no join scoring
                     cache_file(paths.cache_dir).unlink(missing_ok=True)
@@ -175,6 +177,11 @@ def catalogue(rounds: int) -> dict[str, float]:
         }
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def table_papers(cache_dir: Path) -> list[Path]:
+    """The kept table papers (:mod:`index_builder.catalogue.kept_papers`) in ``cache_dir``."""
+    return list(cache_dir.glob("tablepapers-*"))
 
 
 def fts5_seconds(home: Path) -> float:

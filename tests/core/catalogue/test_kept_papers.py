@@ -1,0 +1,141 @@
+"""The table papers kept between builds: joins by hand, take-aparts, undos and changed
+sources through the kept papers give the very catalogue a build from nothing gives, and a
+join by hand makes again only the rows it touches."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from index_builder.catalogue import kept_papers, merge
+from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
+from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
+from tests.core.test_analysis_versions import sources as analysis_sources
+from tests.helpers.catalogue_data import (
+    JOINED_ROW,
+    LONE_ABSTRACT,
+    LONE_HINT,
+    TABLE,
+    table_copy,
+    write_lone_list,
+)
+
+DAY = dt.date(2026, 12, 5)
+
+
+def kept_file(cache: Path) -> Path:
+    return cache / f"tablepapers-v{CATALOGUE_VERSION}.pickle"
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The event ids of the table papers made (not served kept) by each build."""
+    seen: list[str] = []
+    original = merge._table_paper
+
+    def counting(item: merge.TablePaper, *args: object, **kwargs: object) -> object:
+        seen.append(str(item.row.event_id))
+        return original(item, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(merge, "_table_paper", counting)
+    yield seen
+
+
+def through_cache(cache: Path, sources: list[Path], made: list[str]) -> tuple[Catalogue, list[str]]:
+    """A build that may use every cache but the finished catalogue's own, and the rows whose
+    papers it made."""
+    for old in cache.glob("catalogue-*"):
+        old.unlink()
+    made.clear()
+    catalogue = load_catalogue(sources, cache_dir=cache)
+    return catalogue, list(made)
+
+
+def assert_same(cached: Catalogue, fresh: Catalogue) -> None:
+    assert cached.papers == fresh.papers
+    assert cached.problems == fresh.problems
+
+
+def test_joins_by_hand_through_kept_papers_equal_a_build_from_nothing(
+    tmp_path: Path, made: list[str]
+) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+    first, again = through_cache(cache, [TABLE, listed], made)
+    rows = len(again)
+    assert kept_file(cache).is_file() and rows > 1000
+
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    joined, again = through_cache(cache, [TABLE, listed, joins], made)
+    assert_same(joined, load_catalogue([TABLE, listed, joins]))
+    assert again == [LONE_HINT]  # the one row whose inputs changed
+    assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
+
+    add_join(joins, plan_apart(joined.get, JOINED_ROW, joins, today=DAY))
+    apart, again = through_cache(cache, [TABLE, listed, joins], made)
+    assert_same(apart, load_catalogue([TABLE, listed, joins]))
+    assert sorted(again) == sorted([LONE_HINT, JOINED_ROW])
+    assert not apart.get(JOINED_ROW).abstract  # type: ignore[union-attr]
+
+    remove_joins(joins, apart.get, LONE_HINT)
+    remove_joins(joins, apart.get, JOINED_ROW)
+    assert not joins.exists()  # its last line taken back
+    undone, again = through_cache(cache, [TABLE, listed], made)
+    assert_same(undone, load_catalogue([TABLE, listed]))
+    assert again == []
+    assert_same(undone, first)
+
+
+def test_a_changed_table_makes_every_paper_again(tmp_path: Path, made: list[str]) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache = tmp_path / "cache"
+    first, again = through_cache(cache, [TABLE, listed], made)
+    rows = len(again)
+    retitled = table_copy(tmp_path / "table", retitle=LONE_HINT)
+    changed, again = through_cache(cache, [retitled, listed], made)
+    assert_same(changed, load_catalogue([retitled, listed]))
+    assert len(again) == rows
+    assert changed.get(LONE_HINT) != first.get(LONE_HINT)
+
+
+def test_records_and_lists_through_kept_papers_equal_a_build_from_nothing(
+    tmp_path: Path, made: list[str]
+) -> None:
+    folder = tmp_path / "src"
+    folder.mkdir()
+    for path in analysis_sources():
+        shutil.copy(path, folder / path.name)
+    sources = sorted(folder.iterdir())
+    cache = tmp_path / "cache"
+    first = through_cache(cache, sources, made)[0]
+    assert_same(first, load_catalogue(sources))
+    edited = next(p for p in sources if p.suffix == ".txt")
+    edited.write_text(edited.read_text(encoding="utf-8").replace("the", "our", 5), "utf-8")
+    assert_same(through_cache(cache, sources, made)[0], load_catalogue(sources))
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
+def test_a_damaged_file_of_kept_papers_is_ignored(
+    tmp_path: Path, made: list[str], garbage: bytes
+) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    kept_file(cache).write_bytes(garbage)
+    assert_same(through_cache(cache, [TABLE, listed], made)[0], load_catalogue([TABLE, listed]))
+    assert kept_file(cache).read_bytes() != garbage
+
+
+def test_few_rows_made_again_leave_the_file_as_it_was(tmp_path: Path, made: list[str]) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")
+    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+    first, again = through_cache(cache, [TABLE, listed], made)
+    stored = kept_file(cache).read_bytes()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    _, again = through_cache(cache, [TABLE, listed, joins], made)
+    assert 0 < len(again) < kept_papers.REWRITE_AFTER
+    assert kept_file(cache).read_bytes() == stored
