@@ -1,4 +1,4 @@
-"""The homes of the ``J`` tests, built once per test run and copied for each test.
+"""The homes of the ``J`` and ``paperscope join`` tests, built once per run, copied per test.
 
 Every ``J`` test starts from the same sources: the real table and a list of three bundled
 abstracts (:func:`tests.helpers.catalogue_data.write_lone_list`), and for the "certain"
@@ -66,10 +66,15 @@ def built_join_home(
     return build_once(factory, name, build)
 
 
+def copied_join_home(built: Path, home: Path, *, certain: bool, marked: bool) -> list[Path]:
+    """Copy the cache built in ``built`` into the home ``home``; the sources it was built of."""
+    copy_cache(built / "home" / "cache", home / "cache")
+    return join_sources(built, certain=certain, marked=marked)
+
+
 def copied_join_app(built: Path, tmp_path: Path, *, certain: bool, marked: bool) -> PaperScopeApp:
     """The app of a ``J`` test on ``tmp_path`` (a copy of the cache built in ``built``)."""
-    copy_cache(built / "home" / "cache", tmp_path / "cache")
-    return home_app(tmp_path, join_sources(built, certain=certain, marked=marked))
+    return home_app(tmp_path, copied_join_home(built, tmp_path, certain=certain, marked=marked))
 
 
 @pytest.fixture
