@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 from tests.helpers.cli import run_cli
@@ -33,7 +32,8 @@ def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path)
     folder = local_folder(tmp_path)
     (folder / ICML_FEED).unlink()
     os.mkfifo(folder / ICML_FEED)
-    started = time.monotonic()
+    # "At once": read, the pipe would block and the device never end; the process's
+    # timeout is the hang detector (no wall-clock budget here: that is the benchmark's).
     one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
                    "not a regular file (a named pipe)")  # fmt: skip
     (folder / ICML_FEED).unlink()
@@ -45,19 +45,19 @@ def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path)
         big.truncate(73 * 1024 * 1024)
     one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
                    "larger than 64 MB")  # fmt: skip
-    assert time.monotonic() - started < 25 and stored(tmp_path / "home") == {}
+    assert stored(tmp_path / "home") == {}
 
 
 def test_a_server_sending_a_byte_a_second_meets_the_deadline(tmp_path: Path) -> None:
     files = good_files()
     files[ICML_FEED] = Answer(files[ICML_FEED].body, trickle=1.0)
     with serve(files) as site:
-        started = time.monotonic()
+        # Without the deadline the trickle would take hours: the process's timeout (60 s)
+        # is the hang detector, the message says the deadline ended it.
         done = update_cli(tmp_path, "--from", site.url, timeout=60,
                           env={"PAPERSCOPE_DOWNLOAD_DEADLINE": "3"})  # fmt: skip
-        spent = time.monotonic() - started
     one_line_error(done, "was not done within the 3 s allowed")
-    assert spent < 20 and stored(tmp_path) == {}
+    assert stored(tmp_path) == {}
 
 
 def test_a_slow_download_shows_a_progress_line_on_a_terminal(tmp_path: Path) -> None:
