@@ -49,13 +49,11 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
 COMMANDS = [["doctor"], ["agenda"], ["show", "64188"], ["cite", "64188"]]
 
 
-@pytest.fixture(scope="module")
-def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home whose catalogue and index are built (so each command only reads them)."""
-    home = tmp_path_factory.mktemp("config-file") / "home"
-    done = run(home, paperscope("index"))
-    assert done.returncode == 0, done.stderr
-    return home
+@pytest.fixture
+def built_home(warm_home: Path) -> Path:
+    """A home whose catalogue and index are built (so each command only reads them): the
+    run's warm home, read only (each test copies it)."""
+    return warm_home
 
 
 def _home_with(built_home: Path, tmp_path: Path, case: str) -> Path:

@@ -23,6 +23,7 @@ from index_builder.paths import Paths
 from index_builder.text.safe import safe
 from tests.helpers.faults import paperscope, run
 from tests.helpers.hostile_data import unsafe_chars
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
@@ -160,7 +161,7 @@ def test_an_export_to_a_file_is_clean(home_and_argv: tuple[Path, list[str]]) -> 
 
 
 async def test_every_place_the_tui_shows_text_is_clean(
-    tmp_path: Path, home_and_argv: tuple[Path, list[str]]
+    tmp_path: Path, home_and_argv: tuple[Path, list[str]], notices: Notices
 ) -> None:
     home, _argv = home_and_argv
     source = home.parent / "src" / "every.json"
@@ -177,8 +178,7 @@ async def test_every_place_the_tui_shows_text_is_clean(
         assert "Zqevery title" in shown and "link text stays" in shown, shown
         clean(shown, "list and paper view")
         app.notify(f"notice {ALL} end", title=f"title {ALL}")
-        notice = app._notifications
-        clean(" ".join(f"{n.title} {n.message}" for n in notice), "notice")
+        clean(" ".join(f"{n.title} {n.message}" for n in notices.of(app)), "notice")
         assert screen.view.paper.id in screen.bookmarked_ids()  # the fixture bookmarked it
         await pilot.press("escape")  # from the box to the list
         await until(pilot, lambda: app.focused is screen.results, what="the list's focus")

@@ -24,6 +24,7 @@ from index_builder.model import Paper
 from index_builder.paths import HOME_ENV, Paths
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import SearchIndex
+from tests.helpers.cli import run_cli
 from tests.helpers.shared_builds import build_once, copy_home
 from tui.shared.context import Context
 
@@ -37,17 +38,10 @@ def massart_titles(index: SearchIndex) -> list[str]:
     return [h.paper.title for h in result.hits if "Massart" in h.paper.title]
 
 
-def cli(home: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m tui ARGS`` on ``home``; output captured as text."""
-    env = {**os.environ, HOME_ENV: str(home), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``paperscope ARGS`` on ``home``, in this process (the killed builds are processes of
+    their own); a rebuild's vectors worker forks from here, where its libraries are loaded."""
+    return run_cli(*args, home=home, env={"COLUMNS": "200"})
 
 
 def kill_after(

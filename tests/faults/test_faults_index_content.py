@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tests.helpers.cli import spawn_cli
+from tests.helpers.cli import run_cli
 
 if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``paperscope ARGS`` on ``home``."""
-    return spawn_cli(*args, home=home, env={"COLUMNS": "200"})
+    return run_cli(*args, home=home, env={"COLUMNS": "200"})  # in this process: the build
+    # forks its vectors worker from here, where the libraries it needs are loaded
 
 
 def overwrite_blocks(index_dir: Path, count: int = 50, seed: int = 7) -> int:

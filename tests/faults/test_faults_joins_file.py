@@ -22,8 +22,8 @@ from tests.helpers.catalogue_data import (
     LONE_HINT,
     TABLE,
     table_copy,
-    write_lone_list,
 )
+from tests.helpers.join_homes import built_join_home, copied_join_home
 
 JOIN_COMMANDS = [
     ("join", "--list"),
@@ -33,9 +33,18 @@ JOIN_COMMANDS = [
 ]
 
 
-def cli(tmp_path: Path, table: Path = TABLE) -> Callable[..., subprocess.CompletedProcess[str]]:
+@pytest.fixture
+def listed(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
+    """The lone-abstract list; the home ``tmp_path/home`` starts with a copy of the cache
+    built once per run of the real table and that list (:mod:`tests.helpers.join_homes`)."""
+    built = built_join_home(tmp_path_factory)
+    return copied_join_home(built, tmp_path / "home", certain=False, marked=False)[1]
+
+
+def cli(
+    tmp_path: Path, listed: Path, table: Path = TABLE
+) -> Callable[..., subprocess.CompletedProcess[str]]:
     """``paperscope`` on ``table`` (default: the real one) and the lone-abstract list."""
-    listed = write_lone_list(tmp_path / "mine.txt")
     env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
 
     def call(*args: str) -> subprocess.CompletedProcess[str]:
@@ -56,7 +65,7 @@ def joins_file(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
-    tmp_path: Path, kind: str
+    tmp_path: Path, listed: Path, kind: str
 ) -> None:
     path = joins_file(tmp_path)
     if kind == "fifo":
@@ -65,7 +74,7 @@ def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
     else:
         path.symlink_to("/dev/zero")
         said = "not a regular file (a device)"
-    call = cli(tmp_path)
+    call = cli(tmp_path, listed)
     for args in JOIN_COMMANDS:
         done = call(*args)  # a hang is a TimeoutExpired: the test fails
         assert done.returncode == 1, (args, done.stdout, done.stderr)
@@ -75,14 +84,16 @@ def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
     assert path.is_fifo() if kind == "fifo" else path.is_symlink()  # left as it was
 
 
-def test_a_join_whose_paper_left_the_feed_is_named_by_list_and_doctor(tmp_path: Path) -> None:
-    made = cli(tmp_path)(*JOIN_COMMANDS[3])
+def test_a_join_whose_paper_left_the_feed_is_named_by_list_and_doctor(
+    tmp_path: Path, listed: Path
+) -> None:
+    made = cli(tmp_path, listed)(*JOIN_COMMANDS[3])
     assert made.returncode == 0, made.stderr
-    gone = cli(tmp_path, table_copy(tmp_path / "feed", drop=LONE_HINT))
-    listed = gone("join", "--list")
-    assert listed.returncode == 0, listed.stderr
-    assert "not in force: that paper is no longer in the table" in listed.stdout
-    assert f"paperscope join --undo {LONE_HINT} removes it" in listed.stdout
+    gone = cli(tmp_path, listed, table_copy(tmp_path / "feed", drop=LONE_HINT))
+    joins = gone("join", "--list")
+    assert joins.returncode == 0, joins.stderr
+    assert "not in force: that paper is no longer in the table" in joins.stdout
+    assert f"paperscope join --undo {LONE_HINT} removes it" in joins.stdout
     doctor = gone("doctor")
     assert f"your join to {LONE_HINT}" in doctor.stdout, doctor.stdout
     shown = gone("show", LONE_ABSTRACT)

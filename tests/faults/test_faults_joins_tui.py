@@ -1,10 +1,11 @@
 """Issue 36.3 and 36.13: ``J`` never reads the joins file on the event loop.
 
 The app on a real home (the real table, three bundled abstracts: see
-:func:`tests.helpers.catalogue_data.write_lone_list`). Every read of ``joins.jsonl`` is
-recorded with its thread: none may be the event loop's, where a named pipe froze the
-whole app (even ``q``) and a large file stalled every ``J``. With a named pipe there,
-``J`` says so in a notice and the app goes on.
+:func:`tests.helpers.catalogue_data.write_lone_list`; built once per run by
+:mod:`tests.helpers.join_homes`). Every read of ``joins.jsonl`` is recorded with its
+thread: none may be the event loop's, where a named pipe froze the whole app (even ``q``)
+and a large file stalled every ``J``. With a named pipe there, ``J`` says so in a notice
+and the app goes on.
 """
 
 from __future__ import annotations
@@ -17,20 +18,17 @@ import pytest
 
 from index_builder.catalogue.joins import by_hand as hand_joins
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
+from tests.helpers.join_homes import JoinApp
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import settle, until
-from tests.tui.test_app_join import join_app, opened
-from tui.app import PaperScopeApp
+from tests.tui.test_app_join import opened
 from tui.screens.join_dialog import JoinDialog, JoinPicker
 
 pytestmark = pytest.mark.slow
 
 
-def notices(app: PaperScopeApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 async def test_j_reads_the_joins_file_in_a_worker_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    join_app: JoinApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     joins = tmp_path / "data" / "joins.jsonl"
     readers: list[str] = []
@@ -41,7 +39,7 @@ async def test_j_reads_the_joins_file_in_a_worker_only(
         return read(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(hand_joins, "read_regular_file", recorded)
-    app = join_app(tmp_path)
+    app = join_app()
     loop = threading.main_thread().name
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
@@ -59,9 +57,9 @@ async def test_j_reads_the_joins_file_in_a_worker_only(
 
 
 async def test_j_with_a_named_pipe_for_the_joins_file_says_so_and_goes_on(
-    tmp_path: Path,
+    join_app: JoinApp, tmp_path: Path, notices: Notices
 ) -> None:
-    app = join_app(tmp_path)
+    app = join_app()
     joins = tmp_path / "data" / "joins.jsonl"
     os.mkfifo(joins)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -69,6 +67,7 @@ async def test_j_with_a_named_pipe_for_the_joins_file_says_so_and_goes_on(
         assert (p := screen.current_paper()) is not None and p.id == LONE_ABSTRACT
         await pilot.press("J")
         said = f"cannot read {joins}: not a regular file (a named pipe)"
-        assert await until(pilot, lambda: any(said in n for n in notices(app)), 60), notices(app)
+        told = await until(pilot, lambda: any(said in m for m in notices.messages(app)), 60)
+        assert told, notices.messages(app)
         assert app.screen is screen  # no picker over a file that cannot be read
     assert joins.is_fifo()

@@ -25,6 +25,7 @@ from tests.helpers.hostile_data import (
     built_sources,
     unsafe_chars,
 )
+from tests.helpers.notices import Notices
 from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
 from tui.app import PaperScopeApp
@@ -143,7 +144,7 @@ async def test_only_web_links_are_opened(hostile_app: HostileApp) -> None:
 
 @pytest.mark.parametrize("word", ["zqbraces", "zqwide"])
 async def test_a_notification_quoting_a_url_shows_it_as_text(
-    hostile_app: HostileApp, word: str
+    hostile_app: HostileApp, word: str, notices: Notices
 ) -> None:
     opened: list[str] = []
     app = hostile_app(opened)
@@ -153,17 +154,19 @@ async def test_a_notification_quoting_a_url_shows_it_as_text(
         main(pilot).view.focus()
         await pilot.press("o")
         await settle(pilot)
-        await until(pilot, lambda: bool(opened) and any(opened[0] in t for t in notifications(app)))
+        await until(
+            pilot, lambda: bool(opened) and any(opened[0] in t for t in notifications(notices, app))
+        )
         assert len(opened) == 1
-        assert any(opened[0] in text for text in notifications(app))
+        assert any(opened[0] in text for text in notifications(notices, app))
 
 
-def notifications(app: PaperScopeApp) -> list[str]:
-    """The text of each notification as its toast shows it (markup applied when on)."""
+def notifications(notices: Notices, app: PaperScopeApp) -> list[str]:
+    """The text of each notice ``app`` gave as its toast shows it (markup applied when on)."""
     from textual.content import Content
 
     return [
-        Content.from_markup(n.message).plain if n.markup else n.message for n in app._notifications
+        Content.from_markup(n.message).plain if n.markup else n.message for n in notices.of(app)
     ]
 
 
@@ -183,7 +186,7 @@ async def test_huge_abstract_and_long_title(hostile_app: HostileApp) -> None:
 
 
 async def test_damaged_reading_list_the_app_starts_and_says_so(
-    hostile_app: HostileApp, tmp_path: Path
+    hostile_app: HostileApp, tmp_path: Path, notices: Notices
 ) -> None:
     app = hostile_app()
     path = app.ctx.paths.reading_list
@@ -195,7 +198,7 @@ async def test_damaged_reading_list_the_app_starts_and_says_so(
         main(pilot).view.focus()
         await pilot.press("b")
         await settle(pilot)
-        messages = " ".join(notifications(app))
+        messages = " ".join(notifications(notices, app))
         assert "reading list" in messages.lower()
         assert app.is_running
     kept = [p for p in path.parent.iterdir() if p.is_file() and p.read_bytes() == garbage]
@@ -212,7 +215,9 @@ time.sleep(60)
 
 
 @pytest.mark.slow
-async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> None:
+async def test_locked_reading_list_bookmark_says_so(
+    hostile_app: HostileApp, notices: Notices
+) -> None:
     """Another process holds the list: ``b`` waits, then says it is locked; nothing changes.
 
     The app's list waits half a second for the lock, not the five it waits by default.
@@ -232,7 +237,7 @@ async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> 
             main(pilot).view.focus()
             await pilot.press("b")
             await settle(pilot)
-            assert "locked" in " ".join(notifications(app))
+            assert "locked" in " ".join(notifications(notices, app))
             assert app.is_running
     finally:
         holder.kill()
@@ -242,7 +247,9 @@ async def test_locked_reading_list_bookmark_says_so(hostile_app: HostileApp) -> 
         assert len(store) == 0
 
 
-async def test_damaged_index_the_app_rebuilds_and_says_so(hostile_app: HostileApp) -> None:
+async def test_damaged_index_the_app_rebuilds_and_says_so(
+    hostile_app: HostileApp, notices: Notices
+) -> None:
     app = hostile_app()
     index_dir = app.ctx.paths.index_dir
     for path in index_dir.iterdir():
@@ -251,10 +258,10 @@ async def test_damaged_index_the_app_rebuilds_and_says_so(hostile_app: HostileAp
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         for _ in range(100):
-            if any("rebuilt" in text for text in notifications(app)):
+            if any("rebuilt" in text for text in notifications(notices, app)):
                 break
             await pilot.pause(0.05)
-        assert any("rebuilt" in text for text in notifications(app))
+        assert any("rebuilt" in text for text in notifications(notices, app))
         text = await show(pilot, "zqmarkup")
         assert "[bold red]" in text
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import (
     AppFactory,
     main,
@@ -156,11 +157,13 @@ async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back
         assert screen.results.hits == ()
 
 
-async def test_u_with_nothing_to_undo_points_to_is_dismissed(make_app: AppFactory) -> None:
+async def test_u_with_nothing_to_undo_points_to_is_dismissed(
+    make_app: AppFactory, notices: Notices
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
         await pilot.press("escape", "u")
         await pilot.pause()
-        notes = [str(n.message) for n in app._notifications]
+        notes = notices.messages(app)
         assert any("is:dismissed" in n for n in notes), notes

@@ -7,6 +7,7 @@ from textual.command import CommandPalette
 from textual.widgets import Static
 
 from index_builder.model import SearchResult
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query, until
 from tui.screens.help import HelpScreen
 from tui.screens.main.screen import MainScreen
@@ -14,13 +15,13 @@ from tui.screens.reading_list.dialogs import ExportDialog
 from tui.screens.reading_list.screen import ReadingListScreen
 
 
-async def test_ctrl_c_quits_without_raw_markup(make_app: AppFactory) -> None:
+async def test_ctrl_c_quits_without_raw_markup(make_app: AppFactory, notices: Notices) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
         await pilot.press("escape", "ctrl+c")
         await pilot.pause()
-        assert not any("[b]" in n.message for n in app._notifications)
+        assert not any("[b]" in m for m in notices.messages(app))
     assert app.return_code == 0
 
 
@@ -121,16 +122,17 @@ async def test_j_and_k_scroll_the_paper_view(make_app: AppFactory) -> None:
         assert screen.view.scroll_y == 0
 
 
-async def test_toasts_replace_each_other(make_app: AppFactory) -> None:
+async def test_toasts_replace_each_other(make_app: AppFactory, notices: Notices) -> None:
     app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:  # toasts shown
         await ready(pilot)
         await type_query(pilot, "proeval")
         await pilot.press("escape")
         for _ in range(3):
             await pilot.press("b")
             await settle(pilot)
-        assert len(app._notifications) == 1
+        assert len(notices.of(app)) >= 3  # three toasts were given...
+        assert len(app.screen.query("Toast")) == 1  # ...and the screen shows the last alone
 
 
 async def test_a_lists_the_first_authors_papers_and_backspace_returns(

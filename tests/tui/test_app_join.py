@@ -1,7 +1,8 @@
 """``J`` in the app: the lone abstract joined to the paper picked for it, and taken back.
 
 The app runs on a real home with the real table and a list of three bundled abstracts (one
-joins by itself, one stays on its own with a right hint, one without); the join is written
+joins by itself, one stays on its own with a right hint, one without), its catalogue and
+index built once per test run and copied (:mod:`tests.helpers.join_homes`); the join is written
 to the data folder's ``joins.jsonl`` and the new papers are swapped in, the index changed
 in place (the joined paper and the abstract alone written, no rebuild).
 """
@@ -9,6 +10,7 @@ in place (the joined paper and the abstract alone written, no rebuild).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,9 +32,9 @@ from tests.helpers.catalogue_data import (
     TABLE,
     UNHINTED_ABSTRACT,
     UNHINTED_ROW,
-    write_lone_list,
 )
-from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
+from tests.helpers.join_homes import JoinApp, home_app
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import (
     main,
     rebuilt,
@@ -47,17 +49,9 @@ from tui.app import PaperScopeApp
 from tui.commands.update import LOADING
 from tui.screens.join_dialog import JoinDialog, JoinPicker
 from tui.screens.main.screen import MainScreen
-from tui.shared.config import Config
 from tui.shared.context import Context
 
 pytestmark = pytest.mark.slow
-
-
-def join_app(tmp_path: Path) -> PaperScopeApp:
-    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
-    listed = write_lone_list(tmp_path / "mine.txt")
-    ctx = Context(paths=paths, extra_sources=[TABLE, listed], use_bundled=False)
-    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
 
 
 async def opened(pilot: Pilot[int], query: str) -> MainScreen:
@@ -83,9 +77,9 @@ def current_id(screen: MainScreen) -> str | None:
 
 
 async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    join_app: JoinApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = join_app(tmp_path)
+    app = join_app()
     joins = tmp_path / "data" / "joins.jsonl"
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
@@ -135,15 +129,15 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
 
 
 async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_place(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    join_app: JoinApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A join written by ``paperscope join``, then the app: its start changes the index in
     place, and the status line never announces a build (it did, before a change in place)."""
     from index_builder.catalogue.joins.by_hand import add_join, plan_join
     from tui.widgets.status_bar import StatusBar
 
-    first = join_app(tmp_path)
-    async with first.run_test(size=(120, 36)) as pilot:  # a first run: the index is built
+    first = join_app()
+    async with first.run_test(size=(120, 36)) as pilot:  # a first run on the built index
         await opened(pilot, "proeval")
     joins = first.ctx.paths.hand_joins
     add_join(joins, plan_join(first.ctx.catalogue().get, LONE_ABSTRACT, LONE_HINT))
@@ -155,7 +149,7 @@ async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_plac
         shown(bar, state, progress)
 
     monkeypatch.setattr(StatusBar, "set_index_state", recording)
-    app = join_app(tmp_path)
+    app = home_app(tmp_path, list(first.ctx.extra_sources))  # the same home, started again
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
         assert current_id(screen) == LONE_HINT
@@ -170,9 +164,9 @@ def changed_in_place(home: Path) -> object:
 
 
 async def test_unjoined_lists_the_lone_abstracts_and_a_join_from_it_stays_on_top(
-    tmp_path: Path,
+    join_app: JoinApp,
 ) -> None:
-    app = join_app(tmp_path)
+    app = join_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "is:unjoined")
         listed = [h.paper.id for h in screen.results.hits]
@@ -188,8 +182,8 @@ async def test_unjoined_lists_the_lone_abstracts_and_a_join_from_it_stays_on_top
         assert screen.box.value == "is:unjoined" and screen.results.cursor == 0
 
 
-async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path: Path) -> None:
-    app = join_app(tmp_path)
+async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(join_app: JoinApp) -> None:
+    app = join_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "polyak sharpness scheduler")
         assert current_id(screen) == UNHINTED_ROW  # the table paper, listed first
@@ -208,9 +202,9 @@ async def test_j_on_a_paper_without_abstract_offers_the_lone_abstracts(tmp_path:
 
 
 async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    join_app: JoinApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = join_app(tmp_path)
+    app = join_app()
     joins = tmp_path / "data" / "joins.jsonl"
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
@@ -258,35 +252,23 @@ def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) 
     assert what_j_does(replace(certain, aliases=(JOINED_ABSTRACT,)), ctx) == "apart"
 
 
-def certain_app(tmp_path: Path, *, marked: bool) -> PaperScopeApp:
-    """An app on the table, the conference's feed and abstracts (the bundled texts among
-    them) and a list whose ProEval abstract is the feed's (``marked``: with Markdown bold)."""
-    folder = write_icml(tmp_path / "feeds")
-    paths = Paths(tmp_path / "config", tmp_path / "data", tmp_path / "cache").ensure()
-    listed = write_lone_list(tmp_path / "mine.txt", marked=marked)
-    sources = [TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed]
-    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
-    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
-
-
 async def test_j_on_the_conference_own_abstract_says_it_stays_without_asking(
-    tmp_path: Path,
+    certain_app: Callable[[bool], PaperScopeApp], notices: Notices
 ) -> None:
-    app = certain_app(tmp_path, marked=False)
+    app = certain_app(False)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
         assert current_id(screen) == JOINED_ROW
         await pilot.press("J")
         said = "the same text as your list's: the join is certain and stays."
-        notes = app._notifications
-        assert await until(pilot, lambda: any(said in str(n.message) for n in notes), 10)
+        assert await until(pilot, lambda: any(said in m for m in notices.messages(app)), 10)
         assert app.screen is screen and not app.ctx.paths.hand_joins.exists()
 
 
 async def test_j_cannot_take_apart_the_conference_own_abstract_and_says_so(
-    tmp_path: Path,
+    certain_app: Callable[[bool], PaperScopeApp], notices: Notices
 ) -> None:
-    app = certain_app(tmp_path, marked=True)  # the same text once markup is set aside
+    app = certain_app(True)  # the same text once markup is set aside
     paths = app.ctx.paths
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
@@ -295,6 +277,5 @@ async def test_j_cannot_take_apart_the_conference_own_abstract_and_says_so(
         await shown(pilot, JoinDialog)  # not told before the rebuild: found after it
         await pilot.press("y")
         said = "The conference's own abstract of this paper is the same text: it stays joined."
-        notes = app._notifications
-        assert await until(pilot, lambda: any(said in str(n.message) for n in notes), 180)
+        assert await until(pilot, lambda: any(said in m for m in notices.messages(app)), 180)
         assert not paths.hand_joins.exists() and current_id(screen) == JOINED_ROW

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from textual import events
-from textual._xterm_parser import XTermParser
 
 from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
 from tui.screens.help import HelpScreen
@@ -88,21 +87,26 @@ async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) ->
         assert screen.results.cursor == 0
 
 
-def read_together(keys: str) -> list[events.Key]:
-    """The key events a terminal's bytes give when the app reads them in one go."""
-    parser = XTermParser()
-    return [e for e in [*parser.feed(keys), *parser.feed("")] if isinstance(e, events.Key)]
+CHARACTERS = {"space": " ", "backspace": "\x7f", "ctrl+u": "\x15", "ctrl+w": "\x17", "left": None}
+"""The character a terminal's bytes give with each named key (a letter gives itself)."""
+
+
+def read_together(*keys: str) -> list[events.Key]:
+    """The key events of ``keys`` as the app gets them when it reads a terminal's bytes in
+    one go (public ``events.Key``, posted at once: no key is handled before the next comes).
+
+    A terminal sends Esc pressed just before a letter (over SSH, in tmux, before the app
+    reads its keys) as the bytes of Alt and that letter: Textual reads them as ``alt+j``.
+    """
+    return [events.Key(k, CHARACTERS[k] if k in CHARACTERS else k[-1]) for k in keys]
 
 
 async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFactory) -> None:
-    # Esc pressed just before j (over SSH, in tmux, before the app reads its keys) reaches
-    # the app as the bytes of Alt+j: the terminal's own parser is fed them here.
-    assert [e.key for e in read_together("\x1bj")] == ["alt+j"]
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         assert app.focused is screen.box and len(screen.results.hits) > 3
-        for event in read_together("\x1bjj"):  # Esc j j: Alt+j, then a plain j
+        for event in read_together("alt+j", "j"):  # Esc j j: Alt+j, then a plain j
             app.post_message(event)
         await settle(pilot)
         assert screen.box.value == ""
@@ -113,7 +117,12 @@ async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFact
 
 @pytest.mark.parametrize(
     ("typed", "expected"),
-    [("ab\x7fcd", "acd"), ("abc\x15zq", "zq"), ("ab cd\x17ef", "ab ef"), ("ab\x1b[Dc", "acb")],
+    [
+        ("a b backspace c d", "acd"),
+        ("a b c ctrl+u z q", "zq"),
+        ("a b space c d ctrl+w e f", "ab ef"),
+        ("a b left c", "acb"),
+    ],
     ids=["backspace", "ctrl+u", "ctrl+w", "left"],
 )
 async def test_editing_keys_read_together_with_letters_keep_their_order(
@@ -122,7 +131,7 @@ async def test_editing_keys_read_together_with_letters_keep_their_order(
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        for event in read_together(typed):
+        for event in read_together(*typed.split()):
             app.post_message(event)
         await settle(pilot)
         assert screen.box.value == expected
@@ -134,7 +143,7 @@ async def test_esc_and_q_read_together_in_the_list_quit(make_app: AppFactory) ->
         screen = await ready(pilot)
         await pilot.press("escape")
         assert app.focused is screen.results
-        for event in read_together("\x1bq"):
+        for event in read_together("alt+q"):  # Esc q
             app.post_message(event)
         await settle(pilot)
     assert app.return_code == 0

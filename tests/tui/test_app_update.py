@@ -15,6 +15,7 @@ from index_builder.search.folder import read_marker
 from index_builder.venues import DEFAULT
 from tests.helpers.feed_data import ICML_ABSTRACTS, good_files, marker, small_feed
 from tests.helpers.feed_server import Answer, serve
+from tests.helpers.notices import Notices
 from tests.helpers.tui_fixtures import AppFactory
 from tests.helpers.tui_helpers import (
     rebuilt,
@@ -82,7 +83,7 @@ async def test_update_from_the_palette_swaps_in_the_papers(
 
 
 async def test_a_failed_update_says_so_and_keeps_the_papers(
-    make_app: AppFactory, tui_papers: tuple
+    make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
     with serve({}) as site:
         app = make_app(papers=tui_papers[:3])
@@ -97,14 +98,12 @@ async def test_a_failed_update_says_so_and_keeps_the_papers(
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: papers_shown(app) == 3)
             await app.run_action("update_feeds")
-            await until(
-                pilot, lambda: any("HTML page" in str(n.message) for n in app._notifications)
-            )
+            await until(pilot, lambda: any("HTML page" in m for m in notices.messages(app)))
             assert papers_shown(app) == 3
 
 
 async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
-    make_app: AppFactory, tui_papers: tuple
+    make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
     from index_builder.readinglist.store import ReadingList
     from index_builder.readinglist.watches import Watches
@@ -132,7 +131,7 @@ async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
             await pilot.press("enter")
 
             def told() -> list[str]:
-                return [str(n.message) for n in app._notifications if n.title == "Watches"]
+                return notices.messages(app, title="Watches")
 
             await until(pilot, told)
     count, said = told()[0].split(" ", 1)

@@ -11,6 +11,7 @@ import pytest
 from tests.helpers.feed_cli import update_cli
 from tests.helpers.feed_data import ICML_FEED, good_files
 from tests.helpers.feed_server import Answer, serve
+from tests.helpers.notices import Notices
 from tests.helpers.tui_fixtures import AppFactory
 from tests.tui.test_app_update import papers_shown, until
 from tui.app import PaperScopeApp
@@ -22,7 +23,7 @@ def home_of(app: object) -> object:
 
 
 async def test_the_tui_update_shows_what_a_cli_update_stored(
-    make_app: AppFactory, tui_papers: tuple
+    make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
     with serve(good_files()) as site:
         app = make_app(papers=tui_papers[:3])
@@ -32,14 +33,14 @@ async def test_the_tui_update_shows_what_a_cli_update_stored(
             assert done.returncode == 0, done.stderr
             await app.run_action("update_feeds")
             await until(pilot, lambda: papers_shown(app) == 40)
-            messages = [str(n.message) for n in app._notifications]
+            messages = notices.messages(app)
         answered = [h["x-answered"] for _, h in site.requests]
     assert answered == ["200", "200", "304", "304"]
     assert not any("unchanged" in m for m in messages), messages
 
 
 async def test_the_tui_update_meets_the_deadline(
-    make_app: AppFactory, tui_papers: tuple, monkeypatch: pytest.MonkeyPatch
+    make_app: AppFactory, tui_papers: tuple, monkeypatch: pytest.MonkeyPatch, notices: Notices
 ) -> None:
     monkeypatch.setenv("PAPERSCOPE_DOWNLOAD_DEADLINE", "2")
     files = good_files()
@@ -58,31 +59,31 @@ async def test_the_tui_update_meets_the_deadline(
                 await until(pilot, lambda: "downloading" in status.text)
                 await until(
                     pilot,
-                    lambda: any("within the 2 s" in str(n.message) for n in app._notifications),
+                    lambda: any("within the 2 s" in m for m in notices.messages(app)),
                 )
             finally:  # a download that no deadline stops would hold the app's exit
                 app.update_cancel.set()
 
 
 async def test_what_an_update_changed_is_shown_once(
-    make_app: AppFactory, tui_papers: tuple
+    make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
     with serve(good_files()) as site:
         app = make_app(papers=tui_papers[:3])
         assert update_cli(home_of(app), "--from", site.url).returncode == 0  # type: ignore[arg-type]
     shown: list[list[str]] = []
     for _ in range(2):
-        shown.append(await notices_at_start(make_app(papers=tui_papers[:3])))
+        shown.append(await notices_at_start(make_app(papers=tui_papers[:3]), notices))
     assert any("40 papers added, 0 removed" in m for m in shown[0]), shown
     assert not any("papers added" in m for m in shown[1]), shown
 
 
-async def notices_at_start(app: PaperScopeApp) -> list[str]:
-    """The notifications of a start, once the look at what the last update changed ended."""
+async def notices_at_start(app: PaperScopeApp, notices: Notices) -> list[str]:
+    """The notices of a start, once the look at what the last update changed ended."""
     async with app.run_test(size=(120, 36)) as pilot:
         await until(pilot, lambda: papers_shown(app) == 3)
         await until(pilot, lambda: news_done(app))
-        return [str(n.message) for n in app._notifications]
+        return notices.messages(app)
 
 
 def news_done(app: PaperScopeApp) -> bool:

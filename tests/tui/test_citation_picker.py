@@ -10,6 +10,7 @@ from textual.widgets import Static, TextArea
 
 from index_builder.citations.styles import cite
 from index_builder.model import Paper
+from tests.helpers.notices import Notices
 from tui.screens.citation_picker import CitationPicker
 from tui.screens.copy_fallback import CopyFallback, copy_and_report
 from tui.shared import clipboard
@@ -166,7 +167,7 @@ async def test_copy_and_report_without_any_clipboard_opens_the_fallback(
 
 
 async def test_copy_and_report_notifies_when_the_system_clipboard_works(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, notices: Notices
 ) -> None:
     copied: list[str] = []
     monkeypatch.setattr(clipboard, "_pyperclip_copy", copied.append)
@@ -176,7 +177,7 @@ async def test_copy_and_report_notifies_when_the_system_clipboard_works(
         await pilot.pause()
         assert copied == ["the text"] and outcome.native
         assert not isinstance(app.screen, CopyFallback)
-        assert [n.message for n in app._notifications] == [outcome.message]
+        assert notices.messages(app) == [outcome.message]
 
 
 async def test_at_80x24_the_picker_shows_every_line_and_its_keys() -> None:

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
 from index_builder.model import Event, Paper
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import until
 from tui.screens.reading_list.dialogs import ExportDialog, NoteDialog
 from tui.screens.reading_list.screen import ReadingListScreen
@@ -172,7 +173,9 @@ async def test_enter_opens_the_paper_or_says_it_left(rl_store: ReadingList, tmp_
         assert app.opened == ["p2"]
 
 
-async def test_export_writes_where_it_says(rl_store: ReadingList, tmp_path: Path) -> None:
+async def test_export_writes_where_it_says(
+    rl_store: ReadingList, tmp_path: Path, notices: Notices
+) -> None:
     app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -187,7 +190,7 @@ async def test_export_writes_where_it_says(rl_store: ReadingList, tmp_path: Path
         written = path.with_suffix(".json")
         data = json.loads(written.read_text(encoding="utf-8"))
         assert {b["paper_id"] for b in data["bookmarks"]} == {"p1", "p2", "p3"}
-        assert any(str(written) in str(n.message) for n in app._notifications)
+        assert any(str(written) in m for m in notices.messages(app))
 
 
 async def test_export_to_a_typed_path(rl_store: ReadingList, tmp_path: Path) -> None:
@@ -251,7 +254,9 @@ async def test_small_and_large_terminals(
         assert app.opened == [None]
 
 
-async def test_export_failure_is_reported(rl_store: ReadingList, tmp_path: Path) -> None:
+async def test_export_failure_is_reported(
+    rl_store: ReadingList, tmp_path: Path, notices: Notices
+) -> None:
     blocker = tmp_path / "blocker"
     blocker.write_text("a file where a folder should be")
     app = ListApp(rl_store, SCREEN_PAPERS, blocker / "sub")
@@ -266,7 +271,7 @@ async def test_export_failure_is_reported(rl_store: ReadingList, tmp_path: Path)
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert any("Export failed" in str(n.message) for n in app._notifications)
+        assert any("Export failed" in m for m in notices.messages(app))
         assert isinstance(app.screen, ReadingListScreen)
 
 

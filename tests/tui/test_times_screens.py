@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input, Static
 
 from index_builder.model import Event, Paper
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import (
     AppFactory,
     highlighted_command,
@@ -99,7 +100,7 @@ async def test_rows_show_times_only_when_sorted_by_time(make_app: AppFactory) ->
 
 
 async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
-    make_app: AppFactory, tmp_path: Path
+    make_app: AppFactory, tmp_path: Path, notices: Notices
 ) -> None:
     path = tmp_path / "config" / "config.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,7 +112,7 @@ async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
         await ready(pilot)
         screen = await type_query(pilot, "faults")
         assert "10:30–12:15 KST" in view_text(screen)
-        shown = [n.message for n in app._notifications]
+        shown = notices.messages(app)
         assert any(m.startswith("config: timezone = 'Nowhere/Nope'") for m in shown)
 
 

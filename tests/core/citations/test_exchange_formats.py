@@ -77,7 +77,7 @@ def check_csl(
     items = json.loads(text)
     errors = [e.message for e in validator().iter_errors(items)]
     assert not errors, errors[:5]
-    assert [i["title"] for i in items] == [reference(p).title for p in papers]
+    assert [i["title"] for i in items] == [r.title for r in map(reference, papers)]
     chosen = [items[n] for n in (range(len(items)) if render is None else render)]
     out = rendered(chosen)
     assert len(out) == len(chosen)
@@ -104,9 +104,9 @@ def check_ris(papers: list[Paper], text: str) -> list[dict[str, Any]]:
     assert "\n" not in text.replace("\r\n", "")
     entries = rispy.load(io.StringIO(text.replace("\r\n", "\n")))
     assert len(entries) == len(papers)
-    for entry, paper in zip(entries, papers, strict=True):
-        assert entry["title"] == reference(paper).title
-        assert len(entry.get("authors", [])) == len(reference(paper).people)
+    for entry, ref in zip(entries, map(reference, papers), strict=True):
+        assert entry["title"] == ref.title
+        assert len(entry.get("authors", [])) == len(ref.people)
     return entries
 
 

@@ -1,6 +1,6 @@
 """What changed (issue 27.5): papers added and removed, the bookmarked papers whose session,
 room or time moved, listed by ``paperscope update``; ``is:new`` finds the papers the last
-update added. Real processes against 127.0.0.1.
+update added. The updates are real processes against 127.0.0.1, on a copy of the warm home.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers.faults import paperscope, run
+from tests.helpers.cli import run_cli
 from tests.helpers.feed_cli import update_cli
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.feed_server import Answer, serve
@@ -22,14 +22,17 @@ def files_of(results: list[dict]) -> dict[str, Answer]:
             ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode())}  # fmt: skip
 
 
-def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(tmp_path: Path) -> None:
+def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
+    warm_home_copy: Path,
+) -> None:
+    home = warm_home_copy  # the bundled sources parsed and indexed: an update builds the rest
     results = icml_feed()["results"]
     posters = [r for r in results[:60] if r["eventtype"] == "Poster" and r["starttime"]]
     moved, still, dropped = posters[0], posters[1], posters[2]
     first = results[:60]
     with serve(files_of(first)) as site:
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
-    added = run(tmp_path, paperscope("reading-list", "add", str(moved["id"]), str(still["id"])))
+        assert update_cli(home, "--from", site.url).returncode == 0
+    added = run_cli("reading-list", "add", str(moved["id"]), str(still["id"]), home=home)
     assert added.returncode == 0, added.stderr
     later = dict(
         moved,
@@ -41,7 +44,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(tmp_path
     second = [later if r["id"] == moved["id"] else r for r in first if r["id"] != dropped["id"]]
     second += results[60:75]
     with serve(files_of(second)) as site:
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_cli(home, "--from", site.url)
     assert done.returncode == 0, done.stderr
     new = {str(r["id"]) for r in results[60:75] if r["eventtype"] == "Poster"}
     assert f"({len(new)} added, 1 removed)" in done.stdout, done.stdout
@@ -49,7 +52,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(tmp_path
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith(str(moved["id"])))
     assert "poster session" in line and "→ Poster Session 9" in line and "→ Hall Z" in line
     assert "→ Fri 10 Jul 09:00" in line and str(still["id"]) not in done.stdout
-    searched = run(tmp_path, paperscope("search", "is:new", "--limit", "100", "--json"))
+    searched = run_cli("search", "is:new", "--limit", "100", "--json", home=home)
     assert searched.returncode == 0, searched.stderr
     found = {h["id"] for h in json.loads(searched.stdout)["hits"]}
     assert found == new

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
-from tests.helpers.faults import paperscope, run
+from tests.helpers.cli import run_cli
+from tests.helpers.faults import paperscope
 from tests.helpers.feed_cli import one_line_error, stored, update_cli
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
 from tests.helpers.feed_server import Answer, serve
+from tests.helpers.shared_builds import copy_home
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.waiting import wait_until
 
@@ -31,7 +32,8 @@ def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path)
     folder = local_folder(tmp_path)
     (folder / ICML_FEED).unlink()
     os.mkfifo(folder / ICML_FEED)
-    started = time.monotonic()
+    # "At once": read, the pipe would block and the device never end; the process's
+    # timeout is the hang detector (no wall-clock budget here: that is the benchmark's).
     one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
                    "not a regular file (a named pipe)")  # fmt: skip
     (folder / ICML_FEED).unlink()
@@ -43,19 +45,19 @@ def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path)
         big.truncate(73 * 1024 * 1024)
     one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
                    "larger than 64 MB")  # fmt: skip
-    assert time.monotonic() - started < 25 and stored(tmp_path / "home") == {}
+    assert stored(tmp_path / "home") == {}
 
 
 def test_a_server_sending_a_byte_a_second_meets_the_deadline(tmp_path: Path) -> None:
     files = good_files()
     files[ICML_FEED] = Answer(files[ICML_FEED].body, trickle=1.0)
     with serve(files) as site:
-        started = time.monotonic()
+        # Without the deadline the trickle would take hours: the process's timeout (60 s)
+        # is the hang detector, the message says the deadline ended it.
         done = update_cli(tmp_path, "--from", site.url, timeout=60,
                           env={"PAPERSCOPE_DOWNLOAD_DEADLINE": "3"})  # fmt: skip
-        spent = time.monotonic() - started
     one_line_error(done, "was not done within the 3 s allowed")
-    assert spent < 20 and stored(tmp_path) == {}
+    assert stored(tmp_path) == {}
 
 
 def test_a_slow_download_shows_a_progress_line_on_a_terminal(tmp_path: Path) -> None:
@@ -77,7 +79,7 @@ def _with_id(feed: dict, value: object, abstracts: dict[str, str], key: str) -> 
     return json.dumps({**feed, "results": results}), json.dumps({**abstracts, key: "text"})
 
 
-def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path) -> None:
+def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path, warm_home: Path) -> None:
     feed, abstracts = small_feed()
     with serve() as site:
         body, marked = _with_id(feed, "6439²", abstracts, "6439²")
@@ -90,13 +92,16 @@ def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path) -> None:
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     source = tmp_path / ICML_FEED
     source.write_text(body)
-    searched = run(tmp_path / "home", paperscope("search", "--source", str(source), "learning"))
+    # Each command on a copy of the home whose bundled catalogue and index are built: only
+    # what its own sources change is built (the bundled data is not what is tested here).
+    homes = (copy_home(warm_home, tmp_path / f"home-{n}") for n in range(3))
+    searched = run_cli("search", "--source", str(source), "learning", home=next(homes))
     assert searched.returncode == 0 and "Traceback" not in searched.stderr, searched.stderr
     table = tmp_path / "table.csv"
     table.write_text("event_id,event_type,title\n6439²,Poster,A paper\n6440,Poster,Another\n")
     for argv in (["search", "--no-bundled", "--source", str(table), "paper"],
                  ["agenda", "--day", "2026-07-08", "--at", "1²:30"]):  # fmt: skip
-        done = run(tmp_path / "home", paperscope(*argv))
+        done = run_cli(*argv, home=next(homes))
         assert "Traceback" not in done.stderr and done.returncode in (0, 1, 2), done.stderr
 
 

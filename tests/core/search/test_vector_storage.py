@@ -120,12 +120,25 @@ def test_a_header_that_lies_is_an_error(tmp_path: Path, change: dict[str, object
 def test_a_cut_file_is_an_error_at_any_length(tmp_path: Path) -> None:
     path = storage.save(vectors(), tmp_path)
     raw = path.read_bytes()
+    begin = len(storage.MAGIC) + 8
+    (size,) = struct.unpack_from("<Q", raw, len(storage.MAGIC))
+    places = json.loads(raw[begin : begin + size])["arrays"]
+    ends = [offset + count * np.dtype(kind).itemsize for _, kind, offset, count in places]
+    # Cut in the header: every 997th length. Cut past it, every length fails the same
+    # check (an array's end beyond the file): every 9,973rd, and each array's first and
+    # last byte, where that check turns (every 997th there, 1,100 lengths, took ~10 s).
+    arrays = [n for _, _, offset, _ in places for n in (offset, offset + 1)]
+    arrays += [n for end in ends for n in (end - 1, end - 2)]
     for length in [
         0,
         5,
         len(storage.MAGIC) + 4,
         len(storage.MAGIC) + 20,
-        *range(200, len(raw), 997),
+        *range(200, begin + size + 1, 997),
+        begin + size - 1,
+        *range(begin + size, len(raw), 9973),
+        *(n for n in arrays if n < len(raw)),
+        len(raw) - 1,
     ]:
         path.write_bytes(raw[:length])
         with pytest.raises(ValueError):

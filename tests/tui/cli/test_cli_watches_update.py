@@ -6,21 +6,17 @@ files not modified) leaves nothing new."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from index_builder.paths import HOME_ENV
-from tests.helpers.faults import paperscope
+from tests.helpers.cli import run_cli
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed, marker
 from tests.helpers.feed_server import Answer, serve
 
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, HOME_ENV: str(home)}
-    done = subprocess.run(paperscope(*args), env=env, capture_output=True, text=True,
-                          timeout=300, check=False)  # fmt: skip
+    done = run_cli(*args, home=home)  # in this process: nothing here needs one of its own
     assert "Traceback" not in done.stderr, done.stderr
     return done
 

@@ -1,8 +1,9 @@
 """``paperscope join``: a lone abstract joined by hand, listed, refused, taken back.
 
-Real ``paperscope`` processes on the real table and a list of two bundled abstracts (one
-joins by itself, one stays on its own with a right hint); every command after the join
-reads ``joins.jsonl`` from the data folder, as the app does.
+Real ``paperscope`` processes on the real table and a list of bundled abstracts (one joins
+by itself, one stays on its own with a right hint, one without), their catalogue and index
+built once per run and copied for each test (:mod:`tests.helpers.join_homes`); every
+command after the join reads ``joins.jsonl`` from the data folder, as the app does.
 """
 
 from __future__ import annotations
@@ -21,22 +22,21 @@ from tests.helpers.catalogue_data import (
     JOINED_ROW,
     LONE_ABSTRACT,
     LONE_HINT,
-    TABLE,
     UNHINTED_ABSTRACT,
     UNHINTED_ROW,
-    write_lone_list,
 )
-from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
+from tests.helpers.join_homes import built_join_home, copied_join_home
 
 
 @pytest.fixture
-def paperscope(tmp_path: Path) -> object:
-    listed = write_lone_list(tmp_path / "mine.txt")
+def paperscope(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> object:
+    built = built_join_home(tmp_path_factory)  # the table and the list, built once per run
+    table, listed = copied_join_home(built, tmp_path / "home", certain=False, marked=False)
     env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
 
     def call(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(TABLE),
+            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(table),
              "--source", str(listed), *args],
             env=env, capture_output=True, text=True, timeout=180, check=False,
         )  # fmt: skip
@@ -145,11 +145,13 @@ def test_refusals_say_why_and_write_nothing(
     "marked", [False, True], ids=["same-text-refused-first", "same-but-markup-found-after"]
 )
 def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(
-    tmp_path: Path, marked: bool
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, marked: bool
 ) -> None:
-    folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
-    listed = write_lone_list(tmp_path / "mine.txt", marked=marked)
-    sources = [str(p) for p in (TABLE, folder / ICML_FEED, folder / ICML_ABSTRACTS, listed)]
+    # The table, the feed and its abstracts (the bundled texts among them) and the list,
+    # built once per run (tests.helpers.join_homes).
+    built = built_join_home(tmp_path_factory, certain=True, marked=marked)
+    copied = copied_join_home(built, tmp_path / "home", certain=True, marked=marked)
+    sources = [str(p) for p in copied]
     done = subprocess.run(
         [sys.executable, "-m", "tui", "--no-bundled",
          *(a for s in sources for a in ("--source", s)), "join", "--apart", JOINED_ROW],

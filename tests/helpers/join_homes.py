@@ -1,0 +1,98 @@
+"""The homes of the ``J`` and ``paperscope join`` tests, built once per run, copied per test.
+
+Every ``J`` test starts from the same sources: the real table and a list of three bundled
+abstracts (:func:`tests.helpers.catalogue_data.write_lone_list`), and for the "certain"
+tests the conference's feed and abstracts besides. Building their catalogue and index took
+~20 s a test; they are built once (:func:`tests.helpers.shared_builds.build_once`) and each
+test takes a private copy of the cache, since ``J`` writes the joins file and changes the
+index in place. The sources stay in the shared folder, read only: their paths are part of
+the catalogue's fingerprint, so the copied cache is fresh for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from index_builder.paths import Paths
+from tests.helpers.catalogue_data import TABLE, write_lone_list
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
+from tests.helpers.shared_builds import build_once, copy_cache
+from tui.app import PaperScopeApp
+from tui.shared.config import Config
+from tui.shared.context import Context
+
+JoinApp = Callable[[], PaperScopeApp]
+"""Makes the app of a ``J`` test on a private copy of its built home."""
+
+
+def join_sources(folder: Path, *, certain: bool, marked: bool) -> list[Path]:
+    """The sources of a ``J`` home kept in ``folder``, written if they are not there yet:
+    the table and the lone list; ``certain``: the feed and abstracts too (``marked``: the
+    list's ProEval abstract in Markdown bold)."""
+    listed = folder / "mine.txt"
+    if not listed.exists():
+        write_lone_list(listed, marked=marked)
+    if not certain:
+        return [TABLE, listed]
+    feeds = folder / "feeds"
+    if not (feeds / ICML_ABSTRACTS).exists():
+        write_icml(feeds)
+    return [TABLE, feeds / ICML_FEED, feeds / ICML_ABSTRACTS, listed]
+
+
+def home_app(home: Path, sources: list[Path]) -> PaperScopeApp:
+    """The app on the home ``home`` (config, data, cache) with ``sources`` alone."""
+    paths = Paths(home / "config", home / "data", home / "cache").ensure()
+    ctx = Context(paths=paths, extra_sources=sources, use_bundled=False)
+    return PaperScopeApp(ctx, config=Config(path=paths.config_file))
+
+
+def built_join_home(
+    factory: pytest.TempPathFactory, *, certain: bool = False, marked: bool = False
+) -> Path:
+    """The shared folder of one kind of ``J`` home: its sources, and ``cache`` built."""
+
+    def build(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        app = home_app(folder / "home", join_sources(folder, certain=certain, marked=marked))
+        index = app.ctx.index()
+        index.ensure()
+        index.close()
+
+    name = "join-certain-marked" if marked else "join-certain" if certain else "join-lone"
+    return build_once(factory, name, build)
+
+
+def copied_join_home(built: Path, home: Path, *, certain: bool, marked: bool) -> list[Path]:
+    """Copy the cache built in ``built`` into the home ``home``; the sources it was built of."""
+    copy_cache(built / "home" / "cache", home / "cache")
+    return join_sources(built, certain=certain, marked=marked)
+
+
+def copied_join_app(built: Path, tmp_path: Path, *, certain: bool, marked: bool) -> PaperScopeApp:
+    """The app of a ``J`` test on ``tmp_path`` (a copy of the cache built in ``built``)."""
+    return home_app(tmp_path, copied_join_home(built, tmp_path, certain=certain, marked=marked))
+
+
+@pytest.fixture
+def join_app(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> JoinApp:
+    """The app on the table and the lone list, its home at ``tmp_path``."""
+    built = built_join_home(tmp_path_factory)
+    return lambda: copied_join_app(built, tmp_path, certain=False, marked=False)
+
+
+@pytest.fixture
+def certain_app(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> Callable[[bool], PaperScopeApp]:
+    """The app on the table, the conference's feed and abstracts (the bundled texts among
+    them) and a list whose ProEval abstract is the feed's (``marked``: in Markdown bold)."""
+
+    def make(marked: bool) -> PaperScopeApp:
+        built = built_join_home(tmp_path_factory, certain=True, marked=marked)
+        return copied_join_app(built, tmp_path, certain=True, marked=marked)
+
+    return make
