@@ -52,11 +52,27 @@ POSITION_GAP = 100
 """Positions skipped at a :data:`VALUE_SEPARATOR`, so ``"Zi Wang"`` cannot match "… Zi; Wang …"."""
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
 def strip_accents(text: str) -> str:
     """``text`` without accents, special letters spelled out, case kept (``Łódź`` -> ``Lodz``)."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
+    # Only the runs of non-ASCII characters can change, and each on its own: an ASCII
+    # character is a starter that decomposition never reorders across, never a mark and
+    # never a special letter. An abstract has a few such runs (a dash, a quote, a name),
+    # each met many times: they are decomposed once each (the vectors fold whole texts).
+    return _NON_ASCII.sub(_stripped_run, text)
+
+
+def _stripped_run(match: re.Match[str]) -> str:
+    return _strip_run(match.group())
+
+
+@lru_cache(maxsize=20_000)
+def _strip_run(run: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", run.translate(_SPECIAL))
     # Again after decomposing: accented forms of special letters (ǣ, ǿ) decompose to them.
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_SPECIAL)
 
