@@ -162,13 +162,14 @@ def _emphasis_pattern(marker: str) -> re.Pattern[str]:
 
 
 _SPAN = 1000
-_EMPHASIS = [_emphasis_pattern(marker) for marker in ("***", "**", "*", "__", "_")]
+_EMPHASIS = [(marker[0], _emphasis_pattern(marker)) for marker in ("***", "**", "*", "__", "_")]
 
 
 def _emphasis(text: str) -> str:
     """Remove Markdown ``*``/``_`` emphasis markers that CommonMark would honour."""
-    for pattern in _EMPHASIS:
-        text = pattern.sub(_unmark, text)
+    for char, pattern in _EMPHASIS:
+        if char in text:  # most paragraphs have neither: five scans spared
+            text = pattern.sub(_unmark, text)
     return text
 
 
