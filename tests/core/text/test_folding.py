@@ -126,26 +126,3 @@ def test_stripping_runs_equals_stripping_the_whole_text_on_real_abstracts() -> N
     # Marks after ASCII letters, marks to reorder, a special letter's accented form.
     for text in ("e\u0301te\u0301", "a\u0323\u0302b", "x\u01e3y", "ﬁne — “ok”", "Łódź"):
         assert strip_accents(text) == _strip_whole(text)
-
-
-_CONTROLISH = st.text(
-    alphabet=st.one_of(
-        st.characters(codec="utf-8"),
-        st.sampled_from("\r\n\t\x00\x08\x0c\x1b\x7f\x85\x9b\u202e\u2066\\brfu0"),
-    ),
-    max_size=12,
-)
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _CONTROLISH,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_CONTROLISH, inner, max_size=4),
-    max_leaves=12,
-)
-
-
-@given(_JSON)
-@settings(max_examples=400, deadline=None)
-def test_safe_json_is_safe_on_every_string(data: object) -> None:
-    """The check of the whole document gives what making each string safe gives."""
-    from index_builder.text.safe import _safe_json, safe_json
-
-    assert safe_json(data) == _safe_json(data)
