@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 __all__ = [
+    "NON_ASCII",
     "POSITION_GAP",
     "SPECIAL_LETTERS",
     "VALUE_SEPARATOR",
@@ -52,7 +53,8 @@ POSITION_GAP = 100
 """Positions skipped at a :data:`VALUE_SEPARATOR`, so ``"Zi Wang"`` cannot match "… Zi; Wang …"."""
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+"""A run of non-ASCII characters: all that folding can change (see :func:`strip_accents`)."""
 
 
 def strip_accents(text: str) -> str:
@@ -63,7 +65,7 @@ def strip_accents(text: str) -> str:
     # character is a starter that decomposition never reorders across, never a mark and
     # never a special letter. An abstract has a few such runs (a dash, a quote, a name),
     # each met many times: they are decomposed once each (the vectors fold whole texts).
-    return _NON_ASCII.sub(_stripped_run, text)
+    return NON_ASCII.sub(_stripped_run, text)
 
 
 def _stripped_run(match: re.Match[str]) -> str:

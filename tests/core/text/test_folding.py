@@ -126,3 +126,31 @@ def test_stripping_runs_equals_stripping_the_whole_text_on_real_abstracts() -> N
     # Marks after ASCII letters, marks to reorder, a special letter's accented form.
     for text in ("e\u0301te\u0301", "a\u0323\u0302b", "x\u01e3y", "ﬁne — “ok”", "Łódź"):
         assert strip_accents(text) == _strip_whole(text)
+
+
+def _safe_fold_whole(text: str) -> str:
+    """The whole-text :func:`index_builder.text.safe.fold` from before it took non-ASCII
+    runs one by one."""
+    from index_builder.text.safe import _PUNCTUATION
+
+    return _strip_whole(text.translate(_PUNCTUATION)).translate(_PUNCTUATION)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_safe_folding_by_runs_equals_folding_the_whole_text(text: str) -> None:
+    assert safe_fold(text) == _safe_fold_whole(text)
+
+
+def test_safe_folding_by_runs_on_rendered_abstracts() -> None:
+    from index_builder.text.render import render
+    from tests.helpers.arxiv_papers import arxiv_papers, sample_path
+
+    if sample_path() is None:
+        pytest.skip("the arXiv sample is not on this machine")
+    texts = [render(p.abstract) for p in arxiv_papers(1500).papers]
+    mixed = [t for t in texts if not t.isascii()]
+    assert len(mixed) > 100
+    assert [safe_fold(t) for t in mixed] == [_safe_fold_whole(t) for t in mixed]
+    for text in ("a﹘b – “c” é\u0301", "Ł—ǣ‘x’", "－﹣"):
+        assert safe_fold(text) == _safe_fold_whole(text)
