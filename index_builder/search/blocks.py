@@ -33,6 +33,12 @@ BLOCK_LIMIT = 128
 """Postings per block, as the codec's default (``W3Codec(blocklimit=128)``)."""
 COMPRESSION = 3
 """zlib level of a block, as the codec's default."""
+BLOCK_PROTOCOL = 4
+"""Pickle protocol of a block's ids, weights and values. The codec pickles with protocol
+2, where each ``bytes`` value (a posting's positions) becomes a call of
+``_codecs.encode`` on a text: 7 times slower to write, 14 times slower to read and
+twice as large as protocol 4's byte strings. The codec's reader unpickles any protocol,
+so the values read are the same; the block's info tuple (numbers only) keeps protocol 2."""
 _SMALL_BLOCK = 100
 """A pickled block shorter than this is stored as it is (zlib saves a few bytes at most)."""
 TERM_INFO = W3TermInfo._struct
@@ -90,7 +96,7 @@ def encode_columns(
         deltas = (block_ids[0], *map(sub, block_ids[1:], block_ids[:-1]))
         data = dumps(
             (deltas, _mini_weights(block_weights), _mini_values(values[start:end], fixed_size)),
-            2,
+            BLOCK_PROTOCOL,
         )
         comp = COMPRESSION if len(data) >= _SMALL_BLOCK else 0
         if comp:
@@ -140,7 +146,8 @@ def _encode_one_block(
     count = len(ids)
     block_weights = array("f", weights)
     deltas = (ids[0], *map(sub, ids[1:], ids[:-1]))
-    data = dumps((deltas, _mini_weights(block_weights), _mini_values(values, fixed_size)), 2)
+    blocks = (deltas, _mini_weights(block_weights), _mini_values(values, fixed_size))
+    data = dumps(blocks, BLOCK_PROTOCOL)
     comp = COMPRESSION if len(data) >= _SMALL_BLOCK else 0
     if comp:
         data = zlib.compress(data, comp)
@@ -161,7 +168,7 @@ def _encode_single(
         mini_value: Any = (value,) if value else ()
     else:
         mini_value = None if fixed_size == 0 else value
-    data = dumps(((docnum,), None if weight32 == 1.0 else weight32, mini_value), 2)
+    data = dumps(((docnum,), None if weight32 == 1.0 else weight32, mini_value), BLOCK_PROTOCOL)
     comp = 0
     if len(data) >= _SMALL_BLOCK:
         comp, data = COMPRESSION, zlib.compress(data, COMPRESSION)

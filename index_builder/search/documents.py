@@ -49,6 +49,15 @@ def normalize_day(value: str) -> str:
     return value.strip().lower()
 
 
+def combined_text(paper: Paper) -> str:
+    """The combined field's value of ``paper``: title, authors, topic, institutions and
+    abstract, parted by :data:`PART_SEPARATOR`."""
+    authors = VALUE_SEPARATOR.join(paper.authors)
+    institutions = VALUE_SEPARATOR.join(paper.institutions)
+    topic = paper.topic.replace("->", VALUE_SEPARATOR)
+    return PART_SEPARATOR.join((paper.title, authors, topic, institutions, paper.abstract))
+
+
 def paper_doc(paper: Paper) -> dict[str, str]:
     """The field values indexed for ``paper`` (empty fields left out)."""
     flags_is = [paper.kind]
@@ -62,10 +71,9 @@ def paper_doc(paper: Paper) -> dict[str, str]:
     authors = VALUE_SEPARATOR.join(paper.authors)
     institutions = VALUE_SEPARATOR.join(paper.institutions)
     topic = paper.topic.replace("->", VALUE_SEPARATOR)
-    combined = (paper.title, authors, topic, institutions, paper.abstract)
     doc = {
         "id": paper.id,
-        "text": PART_SEPARATOR.join(combined),
+        "text": combined_text(paper),
         "title": paper.title,
         "author": authors,
         "abstract": paper.abstract,

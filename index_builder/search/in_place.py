@@ -40,7 +40,7 @@ from whoosh import index as whoosh_index
 from index_builder.atomic import write_pickle
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
-from index_builder.search.documents import paper_doc
+from index_builder.search.documents import combined_text, paper_doc
 from index_builder.search.vocabulary import read_counts, write_counts
 from index_builder.search.words import words
 
@@ -72,7 +72,7 @@ def digest(paper: Paper) -> bytes:
 
 def entry(paper: Paper) -> tuple[bytes, str]:
     """A paper's manifest entry: its digest and the combined text its words come from."""
-    return digest(paper), paper_doc(paper).get("text", "")
+    return digest(paper), combined_text(paper)
 
 
 def save_manifest(folder: Path, papers: Sequence[Paper], known: Manifest | None = None) -> None:

@@ -8,10 +8,11 @@ term in arrays, and each term's blocks are encoded in one pass in the codec's fo
 (:mod:`~index_builder.search.blocks`; ``whoosh.codec.whoosh3``, pinned with the library):
 the same terms, postings, weights,
 values, lengths and statistics, read back by Whoosh's own readers
-(``tests/core/search/test_segment.py`` compares every one with Whoosh's writer). Two
+(``tests/core/search/test_segment.py`` compares every one with Whoosh's writer). Three
 things differ in the bytes, not in what is read: a block too small to shrink is stored
-uncompressed (its header says so, as the format allows), and equal position lists share
-one pickled value.
+uncompressed (its header says so, as the format allows), equal position lists share
+one pickled value, and a block's postings are pickled with protocol 4, not 2
+(:data:`~index_builder.search.blocks.BLOCK_PROTOCOL`).
 
 Two builders can split a build by documents (:mod:`index_builder.search.parallel`): each
 gathers and encodes its share (``docbase`` numbers the second one's documents), and

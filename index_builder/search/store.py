@@ -224,7 +224,6 @@ class IndexStore:
         finally:
             ix.close()
         Vocabulary(dict(words)).save(folder)
-        in_place.save_manifest(folder, self.papers)
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")

@@ -6,6 +6,10 @@ vectors (:mod:`index_builder.vectors.tfidf`) and writes ``vectors.bin`` into the
 temporary folder while this process builds the Whoosh index. Where a fork is not safe, or
 the worker failed, the vectors are computed here after the Whoosh build. The file is in
 the folder before the build marker is written, so the marker's sizes and CRC-32s cover it.
+
+The same worker then writes the index's manifest (:func:`~.in_place.save_manifest`: each
+paper's digest and combined text, 0.4 s at 6,630 papers), which the Whoosh build would
+otherwise write after its own work: the vectors take less time than the Whoosh build.
 """
 
 from __future__ import annotations
@@ -21,6 +25,15 @@ from index_builder.vectors.storage import VECTORS_FILE
 
 if TYPE_CHECKING:
     from index_builder.model import Paper
+
+
+def write_vectors_and_manifest(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
+    """:func:`write_vectors`, then the manifest of ``papers`` in ``folder``."""
+    from index_builder.search.in_place import save_manifest
+
+    stats = write_vectors(papers, folder)
+    save_manifest(folder, papers)
+    return stats
 
 
 def write_vectors(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
@@ -40,7 +53,8 @@ def write_vectors(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
 
 
 class VectorJob:
-    """The vectors of ``papers`` written into ``folder``, beside a build running here."""
+    """The vectors and the manifest of ``papers`` written into ``folder``, beside a build
+    running here."""
 
     def __init__(self, papers: Sequence[Paper], folder: Path) -> None:
         self.papers = papers
@@ -55,15 +69,19 @@ class VectorJob:
             worker = _Worker(self.folder)
             worker.path = self.folder / ".vectors-worker.pickle"
             papers, folder = self.papers, self.folder
-            worker.start(lambda: write_vectors(papers, folder))
+            worker.start(lambda: write_vectors_and_manifest(papers, folder))
             self._worker = worker
 
     def finish(self) -> None:
-        """Wait for the worker; compute the vectors here when it failed or never ran."""
+        """Wait for the worker; write the vectors and the manifest here when it failed or
+        never ran."""
+        from index_builder.search.in_place import MANIFEST
+
         worker, self._worker = self._worker, None
         stats = worker.result() if worker is not None else None
-        if stats is None or not (self.folder / VECTORS_FILE).is_file():
-            stats = write_vectors(self.papers, self.folder)
+        made = all((self.folder / name).is_file() for name in (VECTORS_FILE, MANIFEST))
+        if stats is None or not made:
+            stats = write_vectors_and_manifest(self.papers, self.folder)
         self.stats = stats
 
     def stop(self) -> None:

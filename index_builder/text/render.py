@@ -103,10 +103,16 @@ def _paragraph(text: str) -> str:
         return f"{label} ({shown})"
 
     text = links.scan(text, link)
-    text = _QUOTE1.sub("‘\\1’", text)
-    text = _QUOTE2.sub("“\\1”", text)
-    text = _CODE.sub(lambda m: pieces.add(m.group(1)), text)
-    text = _MATH.sub(lambda m: pieces.add(_math(next(g for g in m.groups() if g))), text)
+    # Each expression only where the characters it needs are (most paragraphs have no
+    # backquote, no '' and no dollar): a scan spared is 10-30 us a paragraph.
+    if "`" in text:
+        text = _QUOTE1.sub("‘\\1’", text)
+    if "''" in text:
+        text = _QUOTE2.sub("“\\1”", text)
+    if "`" in text:
+        text = _CODE.sub(lambda m: pieces.add(m.group(1)), text)
+    if "$" in text or "\\" in text:
+        text = _MATH.sub(lambda m: pieces.add(_math(next(g for g in m.groups() if g))), text)
     text = _emphasis(text)
     if not _NEEDS_LATEX.search(text):
         return _squeeze(pieces.restore(text))
@@ -162,13 +168,14 @@ def _emphasis_pattern(marker: str) -> re.Pattern[str]:
 
 
 _SPAN = 1000
-_EMPHASIS = [_emphasis_pattern(marker) for marker in ("***", "**", "*", "__", "_")]
+_EMPHASIS = [(marker[0], _emphasis_pattern(marker)) for marker in ("***", "**", "*", "__", "_")]
 
 
 def _emphasis(text: str) -> str:
     """Remove Markdown ``*``/``_`` emphasis markers that CommonMark would honour."""
-    for pattern in _EMPHASIS:
-        text = pattern.sub(_unmark, text)
+    for char, pattern in _EMPHASIS:
+        if char in text:  # most paragraphs have neither: five scans spared
+            text = pattern.sub(_unmark, text)
     return text
 
 

@@ -7,9 +7,10 @@ and the command line need these on the way to their first output.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
-from index_builder.text.words import strip_accents
+from index_builder.text.words import NON_ASCII, strip_accents
 
 __all__ = ["fold", "safe", "safe_json"]
 
@@ -93,5 +94,18 @@ def fold(text: str) -> str:
 
     The letters fold as everywhere else (:func:`index_builder.text.words.strip_accents`).
     """
+    if text.isascii():
+        return text
+    # Only non-ASCII runs change, each on its own (as in strip_accents): a run is folded
+    # once, however often it comes (the dashes and quotes of every rendered abstract).
+    return NON_ASCII.sub(_folded_run, text)
+
+
+def _folded_run(match: re.Match[str]) -> str:
+    return _fold_run(match.group())
+
+
+@lru_cache(maxsize=20_000)
+def _fold_run(run: str) -> str:
     # Dashes again after decomposing: compatibility forms (﹘) decompose to dashes.
-    return strip_accents(text.translate(_PUNCTUATION)).translate(_PUNCTUATION)
+    return strip_accents(run.translate(_PUNCTUATION)).translate(_PUNCTUATION)

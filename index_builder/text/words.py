@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 __all__ = [
+    "NON_ASCII",
     "POSITION_GAP",
     "SPECIAL_LETTERS",
     "VALUE_SEPARATOR",
@@ -52,11 +53,28 @@ POSITION_GAP = 100
 """Positions skipped at a :data:`VALUE_SEPARATOR`, so ``"Zi Wang"`` cannot match "… Zi; Wang …"."""
 
 
+NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+"""A run of non-ASCII characters: all that folding can change (see :func:`strip_accents`)."""
+
+
 def strip_accents(text: str) -> str:
     """``text`` without accents, special letters spelled out, case kept (``Łódź`` -> ``Lodz``)."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
+    # Only the runs of non-ASCII characters can change, and each on its own: an ASCII
+    # character is a starter that decomposition never reorders across, never a mark and
+    # never a special letter. An abstract has a few such runs (a dash, a quote, a name),
+    # each met many times: they are decomposed once each (the vectors fold whole texts).
+    return NON_ASCII.sub(_stripped_run, text)
+
+
+def _stripped_run(match: re.Match[str]) -> str:
+    return _strip_run(match.group())
+
+
+@lru_cache(maxsize=20_000)
+def _strip_run(run: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", run.translate(_SPECIAL))
     # Again after decomposing: accented forms of special letters (ǣ, ǿ) decompose to them.
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_SPECIAL)
 

@@ -18,6 +18,9 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Sequence
+from functools import cache
+from itertools import count
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from index_builder.vectors.analysis import Analysis, is_author
@@ -50,10 +53,34 @@ def settings(count: int, with_abstract: int) -> tuple[int, float]:
 
 
 def default_analysis() -> Analysis:
-    """The analysis a build uses (scikit-learn's English stop words, imported here only)."""
+    """The analysis a build uses (scikit-learn's English stop words)."""
+    return Analysis(english_stop_words(), PAIRS, author_weight=AUTHOR_WEIGHT)
+
+
+@cache
+def english_stop_words() -> tuple[str, ...]:
+    """scikit-learn's English stop words, sorted, read from their own module alone.
+
+    Importing ``sklearn`` for them took 1.9 s of each full build (it imports scipy and
+    joblib); their module imports nothing, so it is loaded from its file by itself.
+    Where scikit-learn is laid out otherwise, it is imported as before."""
+    import importlib.util
+
+    found = importlib.util.find_spec("sklearn")
+    places = list(found.submodule_search_locations or []) if found else []
+    for place in places:
+        path = Path(place) / "feature_extraction" / "_stop_words.py"
+        spec = importlib.util.spec_from_file_location("_paperscope_stop_words", path)
+        if spec is None or spec.loader is None or not path.is_file():
+            continue
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        words = getattr(module, "ENGLISH_STOP_WORDS", None)
+        if isinstance(words, frozenset) and words:
+            return tuple(sorted(words))
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    return Analysis(tuple(sorted(ENGLISH_STOP_WORDS)), PAIRS, author_weight=AUTHOR_WEIGHT)
+    return tuple(sorted(ENGLISH_STOP_WORDS))
 
 
 def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperVectors:
@@ -67,7 +94,7 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
     terms = list(vocabulary)
     df = np.bincount(counts.indices, minlength=len(terms))
     min_df, max_df = settings(len(papers), sum(1 for p in papers if p.abstract))
-    author = np.array([is_author(t) for t in terms], dtype=bool)
+    author = np.fromiter(map(is_author, terms), bool, len(terms))
     kept = np.flatnonzero(~author & (df >= min_df) & (df <= max_df * len(papers)))
     if len(kept) > analysis.max_features:
         by_df = sorted(kept.tolist(), key=lambda i: (-df[i], terms[i]))
@@ -131,14 +158,23 @@ def _counts(
 
     at = array("q")
     start = [0]
+    # Growing, a new term takes the next number of ``fresh`` (one C-level call a term,
+    # not a Python expression): a known term skips one, so the numbers are made
+    # consecutive again at the end, keeping their order (the order terms came in).
+    fresh = count(len(vocabulary))
+    first = len(vocabulary)
     for paper in papers:
         words, authors = analysis.terms(paper)
         if grow:
-            at.extend([vocabulary.setdefault(t, len(vocabulary)) for t in words + authors])
+            at.extend(map(vocabulary.setdefault, words + authors, fresh))
         else:
             at.extend([i for t in words + authors if (i := vocabulary.get(t)) is not None])
         start.append(len(at))
     columns = np.frombuffer(at, dtype=np.int64) if len(at) else np.zeros(0, np.int64)
+    if grow and len(vocabulary) > first:
+        numbers = np.fromiter(vocabulary.values(), np.int64, len(vocabulary))
+        columns = np.searchsorted(numbers, columns)
+        vocabulary.update(zip(list(vocabulary), range(len(vocabulary)), strict=True))
     rows = np.repeat(np.arange(len(papers), dtype=np.int64), np.diff(start))
     width = max(len(vocabulary), 1)
     # Each (row, column) once, with how often it came: sorted by row, then column.

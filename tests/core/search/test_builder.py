@@ -68,3 +68,35 @@ def test_a_child_that_fails_reports_why(tmp_path: Path) -> None:
     folder.write_text("x")
     with pytest.raises(builder.ChildBuildError, match="the index build stopped"):
         builder.write_in_child(ix.index_dir, folder, PAPERS, "fp", None)
+
+
+@pytest.mark.parametrize("worker", ["forked", "failed", "none"])
+def test_the_vector_job_writes_the_vectors_and_the_manifest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: str
+) -> None:
+    """The worker beside the Whoosh build writes the vectors and the manifest; when it
+    fails or cannot fork, this process writes both."""
+    import os
+
+    from index_builder.search import in_place, vector_build
+    from index_builder.vectors.storage import VECTORS_FILE
+
+    parent = os.getpid()
+    if worker == "failed":
+        real = vector_build.write_vectors
+
+        def fails_in_child(papers, folder):  # type: ignore[no-untyped-def]
+            if os.getpid() != parent:
+                raise RuntimeError("the worker fails")
+            return real(papers, folder)
+
+        monkeypatch.setattr(vector_build, "write_vectors", fails_in_child)
+    if worker == "none":
+        monkeypatch.setattr(vector_build, "can_fork", lambda: False)
+    job = vector_build.VectorJob(PAPERS, tmp_path)
+    job.start()
+    assert (job._worker is None) == (worker == "none")
+    job.finish()
+    assert (tmp_path / VECTORS_FILE).is_file() and job.stats["features"] > 0
+    manifest = in_place.load_manifest(tmp_path)
+    assert manifest == {p.id: in_place.entry(p) for p in PAPERS}

@@ -66,3 +66,18 @@ def test_rows_in_place_import_no_scipy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_stop_words_are_scikit_learns_without_importing_it() -> None:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert tfidf.english_stop_words() == tuple(sorted(ENGLISH_STOP_WORDS))
+    code = (
+        "import sys\n"
+        "from index_builder.vectors import tfidf\n"
+        "words = tfidf.default_analysis().stop_words\n"
+        "assert len(words) > 300, len(words)\n"
+        "assert 'sklearn' not in sys.modules, 'sklearn was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index_builder.catalogue.joins import score as join_score
 from index_builder.catalogue.load import load_catalogue
@@ -91,3 +93,64 @@ def test_the_tokenizer_gives_offsets_of_the_display_text() -> None:
     ]  # fmt: skip
     assert [(p, w) for p, _, _, w in found] == positioned_words(text)
     assert [p for p, _, _, _ in found] == [0, 1, 2, 3, 4, 105, 106]
+
+
+def _strip_whole(text: str) -> str:
+    """The whole-text folding :func:`strip_accents` used before it took non-ASCII runs
+    one by one: the reference it must agree with."""
+    import unicodedata
+
+    from index_builder.text.words import SPECIAL_LETTERS
+
+    table = str.maketrans(SPECIAL_LETTERS)
+    decomposed = unicodedata.normalize("NFKD", text.translate(table))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(table)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_stripping_runs_equals_stripping_the_whole_text(text: str) -> None:
+    assert strip_accents(text) == _strip_whole(text)
+
+
+def test_stripping_runs_equals_stripping_the_whole_text_on_real_abstracts() -> None:
+    from tests.helpers.arxiv_papers import arxiv_papers, sample_path
+
+    if sample_path() is None:
+        pytest.skip("the arXiv sample is not on this machine")
+    texts = [t for p in arxiv_papers(3000).papers for t in (p.title, p.abstract, *p.authors)]
+    texts += table_authors()
+    mixed = [t for t in texts if not t.isascii()]
+    assert len(mixed) > 300
+    assert [strip_accents(t) for t in mixed] == [_strip_whole(t) for t in mixed]
+    # Marks after ASCII letters, marks to reorder, a special letter's accented form.
+    for text in ("e\u0301te\u0301", "a\u0323\u0302b", "x\u01e3y", "ﬁne — “ok”", "Łódź"):
+        assert strip_accents(text) == _strip_whole(text)
+
+
+def _safe_fold_whole(text: str) -> str:
+    """The whole-text :func:`index_builder.text.safe.fold` from before it took non-ASCII
+    runs one by one."""
+    from index_builder.text.safe import _PUNCTUATION
+
+    return _strip_whole(text.translate(_PUNCTUATION)).translate(_PUNCTUATION)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_safe_folding_by_runs_equals_folding_the_whole_text(text: str) -> None:
+    assert safe_fold(text) == _safe_fold_whole(text)
+
+
+def test_safe_folding_by_runs_on_rendered_abstracts() -> None:
+    from index_builder.text.render import render
+    from tests.helpers.arxiv_papers import arxiv_papers, sample_path
+
+    if sample_path() is None:
+        pytest.skip("the arXiv sample is not on this machine")
+    texts = [render(p.abstract) for p in arxiv_papers(1500).papers]
+    mixed = [t for t in texts if not t.isascii()]
+    assert len(mixed) > 100
+    assert [safe_fold(t) for t in mixed] == [_safe_fold_whole(t) for t in mixed]
+    for text in ("a﹘b – “c” é\u0301", "Ł—ǣ‘x’", "－﹣"):
+        assert safe_fold(text) == _safe_fold_whole(text)

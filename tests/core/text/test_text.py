@@ -213,3 +213,40 @@ def test_safe_leaves_no_control_characters(raw: str) -> None:
     out = safe(raw)
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out)
     assert safe(out) == out
+
+
+_LINKISH = st.lists(
+    st.sampled_from(
+        [*"abcwWgGhHtTpPsSuUrRlLiIoOmMkK./:\\[](){} _-@",
+           "www.", "http://", "HTTPS://", "github.com/", "GitLab.COM/", "huggingface.co/",
+           "bitbucket.ORG/", "\\url{", "\\href{", "](", "\u0131", "\u212a", "\u017f"]
+    ),
+    max_size=30,
+).map("".join)  # fmt: skip
+
+
+def _links_found(text: str) -> list[str]:
+    from index_builder.text.links import LINK
+
+    return [m.group(0) for m in LINK.finditer(text)]
+
+
+@given(_LINKISH)
+@settings(max_examples=500, deadline=None)
+def test_text_the_link_prefilter_never_skips_a_link(text: str) -> None:
+    from index_builder.text.links import may_link
+
+    assert may_link(text) or not _links_found(text)
+
+
+def test_text_the_link_prefilter_on_real_abstracts() -> None:
+    from index_builder.text.links import may_link
+    from tests.helpers.arxiv_papers import arxiv_papers, sample_path
+
+    if sample_path() is None:
+        pytest.skip("the arXiv sample is not on this machine")
+    texts = [p.abstract for p in arxiv_papers(4000).papers]
+    skipped = [t for t in texts if not may_link(t)]
+    assert len(skipped) > len(texts) // 3  # the prefilter spares most abstracts the scan
+    assert not [t for t in skipped if _links_found(t)]
+    assert sum(bool(_links_found(t)) for t in texts) > 100
