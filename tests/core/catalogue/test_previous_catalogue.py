@@ -11,6 +11,7 @@ import index_builder.catalogue.cache as catalogue_cache
 import index_builder.catalogue.merge as build_module
 from index_builder.catalogue.cache import previous_file
 from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
+from index_builder.catalogue.papers import Catalogue
 from tests.helpers.catalogue_data import FIXTURES
 
 SMALL_TABLE = FIXTURES / "catalogue_table_small.csv"
@@ -24,14 +25,18 @@ def _refuse_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build_module, "build_papers", refuse)
 
 
-def test_an_undone_change_is_served_from_the_previous_catalogue(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _cached_table(tmp_path: Path) -> tuple[Path, Path, bytes, Catalogue]:
+    """A copy of the small table, its cache folder, its bytes, and its catalogue (cached)."""
     table = tmp_path / "table.csv"
     shutil.copy(SMALL_TABLE, table)
     cache = tmp_path / "cache"
-    before = load_catalogue([table], cache_dir=cache)
-    original = table.read_bytes()
+    return table, cache, table.read_bytes(), load_catalogue([table], cache_dir=cache)
+
+
+def test_an_undone_change_is_served_from_the_previous_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, cache, original, before = _cached_table(tmp_path)
     table.write_bytes(original + LATE_ROW.encode())
     changed = load_catalogue([table], cache_dir=cache)
     assert changed.get("104") is not None
@@ -48,11 +53,7 @@ def test_an_undone_change_is_served_from_the_previous_catalogue(
 
 
 def test_a_damaged_previous_catalogue_is_rebuilt(tmp_path: Path) -> None:
-    table = tmp_path / "table.csv"
-    shutil.copy(SMALL_TABLE, table)
-    cache = tmp_path / "cache"
-    before = load_catalogue([table], cache_dir=cache)
-    original = table.read_bytes()
+    table, cache, original, before = _cached_table(tmp_path)
     table.write_bytes(original + LATE_ROW.encode())
     load_catalogue([table], cache_dir=cache)
     kept = previous_file(cache / f"catalogue-v{CATALOGUE_VERSION}.pickle")
@@ -65,11 +66,7 @@ def test_a_damaged_previous_catalogue_is_rebuilt(tmp_path: Path) -> None:
 def test_the_current_catalogue_is_not_unpickled_when_its_head_names_another(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = tmp_path / "table.csv"
-    shutil.copy(SMALL_TABLE, table)
-    cache = tmp_path / "cache"
-    load_catalogue([table], cache_dir=cache)
-    original = table.read_bytes()
+    table, cache, original, _ = _cached_table(tmp_path)
     table.write_bytes(original + LATE_ROW.encode())
     changed = load_catalogue([table], cache_dir=cache)
     table.write_bytes(original)
