@@ -8,14 +8,10 @@ whose paper left the feed is named by ``join --list`` and ``doctor``.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import HOME_ENV
 from tests.helpers.catalogue_data import (
     JOINED_ROW,
     LONE_ABSTRACT,
@@ -23,7 +19,7 @@ from tests.helpers.catalogue_data import (
     TABLE,
     table_copy,
 )
-from tests.helpers.join_homes import built_join_home, copied_join_home
+from tests.helpers.join_homes import Command, built_join_home, copied_join_home, paperscope_on
 
 JOIN_COMMANDS = [
     ("join", "--list"),
@@ -41,20 +37,9 @@ def listed(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
     return copied_join_home(built, tmp_path / "home", certain=False, marked=False)[1]
 
 
-def cli(
-    tmp_path: Path, listed: Path, table: Path = TABLE
-) -> Callable[..., subprocess.CompletedProcess[str]]:
+def cli(tmp_path: Path, listed: Path, table: Path = TABLE) -> Command:
     """``paperscope`` on ``table`` (default: the real one) and the lone-abstract list."""
-    env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
-
-    def call(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(table),
-             "--source", str(listed), *args],
-            env=env, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
-
-    return call
+    return paperscope_on(tmp_path / "home", table, listed, timeout=120)
 
 
 def joins_file(tmp_path: Path) -> Path:

@@ -11,12 +11,15 @@ the catalogue's fingerprint, so the copied cache is fresh for them.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import Paths
+from index_builder.paths import HOME_ENV, Paths
 from tests.helpers.catalogue_data import TABLE, write_lone_list
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
 from tests.helpers.shared_builds import build_once, copy_cache
@@ -26,6 +29,24 @@ from tui.shared.context import Context
 
 JoinApp = Callable[[], PaperScopeApp]
 """Makes the app of a ``J`` test on a private copy of its built home."""
+
+Command = Callable[..., subprocess.CompletedProcess[str]]
+"""Runs ``paperscope ARGS`` in a process of its own and gives what it did."""
+
+
+def paperscope_on(home: Path, table: Path, listed: Path, *, timeout: float) -> Command:
+    """``paperscope`` on the home ``home`` with ``table`` and the list ``listed`` alone
+    (a real process each time: the join commands are tested as a shell runs them)."""
+    env = {**os.environ, HOME_ENV: str(home)}
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(table),
+             "--source", str(listed), *args],
+            env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        )  # fmt: skip
+
+    return call
 
 
 def join_sources(folder: Path, *, certain: bool, marked: bool) -> list[Path]:

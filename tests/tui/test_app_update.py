@@ -51,6 +51,15 @@ def offered(app: PaperScopeApp) -> bool:
     return "Update from the conference site" in str(first.prompt)
 
 
+async def update_from_palette(pilot: Pilot[object], app: PaperScopeApp) -> None:
+    """Open the palette, type the update command's name, wait for it to be offered first,
+    and run it (as a user does)."""
+    await pilot.press("ctrl+p")
+    await pilot.press(*"Update from the conf")
+    await until(pilot, lambda: offered(app))
+    await pilot.press("enter")
+
+
 def papers_shown(app: PaperScopeApp) -> int:
     searcher = app.screen.flow.searcher  # type: ignore[attr-defined]
     return len(searcher.catalogue.papers) if searcher is not None else 0
@@ -68,10 +77,7 @@ async def test_update_from_the_palette_swaps_in_the_papers(
         async with app.run_test(size=(120, 36)) as pilot:
             status = app.screen.query_one(StatusBar)
             await until(pilot, lambda: status.index_state == "index ready")
-            await pilot.press("ctrl+p")
-            await pilot.press(*"Update from the conf")
-            await until(pilot, lambda: offered(app))
-            await pilot.press("enter")
+            await update_from_palette(pilot, app)
             await until(pilot, lambda: papers_shown(app) == 40)
             await until(pilot, lambda: status.index_state == "index ready")
             catalogue = app.screen.flow.searcher.catalogue  # type: ignore[attr-defined]
@@ -125,10 +131,7 @@ async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
         async with app.run_test(size=(120, 36)) as pilot:
             status = app.screen.query_one(StatusBar)
             await until(pilot, lambda: status.index_state == "index ready")
-            await pilot.press("ctrl+p")
-            await pilot.press(*"Update from the conf")
-            await until(pilot, lambda: offered(app))
-            await pilot.press("enter")
+            await update_from_palette(pilot, app)
 
             def told() -> list[str]:
                 return notices.messages(app, title="Watches")
@@ -167,10 +170,7 @@ async def test_an_update_changing_a_few_papers_changes_the_index_in_place(
             assert "quorvantile" not in rendered_text(screen.view.query_one("#paper-body"))
             states = record_index_states(screen, monkeypatch)
             merging = states_at_catalogue_builds(screen, monkeypatch)
-            await pilot.press("ctrl+p")
-            await pilot.press(*"Update from the conf")
-            await until(pilot, lambda: offered(app))
-            await pilot.press("enter")
+            await update_from_palette(pilot, app)
             await until(pilot, lambda: len(states) > 1 and states[-1] == ("index ready", None))
             await settle(pilot)
             marked = read_marker(paths.index_dir) or {}

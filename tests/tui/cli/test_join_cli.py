@@ -25,23 +25,14 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ABSTRACT,
     UNHINTED_ROW,
 )
-from tests.helpers.join_homes import built_join_home, copied_join_home
+from tests.helpers.join_homes import built_join_home, copied_join_home, paperscope_on
 
 
 @pytest.fixture
 def paperscope(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> object:
     built = built_join_home(tmp_path_factory)  # the table and the list, built once per run
     table, listed = copied_join_home(built, tmp_path / "home", certain=False, marked=False)
-    env = {**os.environ, HOME_ENV: str(tmp_path / "home")}
-
-    def call(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "tui", "--no-bundled", "--source", str(table),
-             "--source", str(listed), *args],
-            env=env, capture_output=True, text=True, timeout=180, check=False,
-        )  # fmt: skip
-
-    return call
+    return paperscope_on(tmp_path / "home", table, listed, timeout=180)
 
 
 def shown(call: object, paper_id: str) -> dict[str, object]:
