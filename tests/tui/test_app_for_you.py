@@ -3,6 +3,8 @@ and the paper view's similar papers (from the paper vectors, after the list is d
 
 from __future__ import annotations
 
+from textual.pilot import Pilot
+
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList
@@ -77,16 +79,23 @@ async def test_for_you_typed_in_the_box_is_the_same_listing(make_app: AppFactory
         assert [h.paper.id for h in screen.results.hits] == [h.paper.id for h in expected.hits]
 
 
+async def dismiss_the_first_recommendation(pilot: Pilot[object], screen: MainScreen) -> str:
+    """Bookmark four papers, open For you (R), dismiss its first paper (x) and wait until it
+    is dismissed; its id."""
+    bookmark(screen, 4)
+    await pilot.press("escape", "R")
+    await settle(pilot)
+    first = screen.results.hits[0].paper.id
+    await pilot.press("x")
+    assert await until(pilot, lambda: first in screen.for_you.dismissed())
+    return first
+
+
 async def test_x_hides_a_paper_from_for_you_and_u_brings_it_back(make_app: AppFactory) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        bookmark(screen, 4)
-        await pilot.press("escape", "R")
-        await settle(pilot)
-        first = screen.results.hits[0].paper.id
-        await pilot.press("x")
-        assert await until(pilot, lambda: first in screen.for_you.dismissed())
+        first = await dismiss_the_first_recommendation(pilot, screen)
         await settle(pilot)
         assert first not in [h.paper.id for h in screen.results.hits]
         with ReadingList(screen.services.paths.reading_list) as store:
@@ -128,12 +137,7 @@ async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        bookmark(screen, 4)
-        await pilot.press("escape", "R")
-        await settle(pilot)
-        first = screen.results.hits[0].paper.id
-        await pilot.press("x")
-        assert await until(pilot, lambda: first in screen.for_you.dismissed())
+        first = await dismiss_the_first_recommendation(pilot, screen)
         await pilot.press("q")
     app = make_app()  # a restart on the same home
     async with app.run_test(size=(120, 36)) as pilot:
