@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from index_builder.text.words import NON_ASCII, strip_accents
+from index_builder.text.words import each_non_ascii_run, strip_accents
 
 __all__ = ["fold", "safe", "safe_json"]
 
@@ -94,15 +94,9 @@ def fold(text: str) -> str:
 
     The letters fold as everywhere else (:func:`index_builder.text.words.strip_accents`).
     """
-    if text.isascii():
-        return text
-    # Only non-ASCII runs change, each on its own (as in strip_accents): a run is folded
-    # once, however often it comes (the dashes and quotes of every rendered abstract).
-    return NON_ASCII.sub(_folded_run, text)
-
-
-def _folded_run(match: re.Match[str]) -> str:
-    return _fold_run(match.group())
+    # A run is folded once, however often it comes (the dashes and quotes of every
+    # rendered abstract).
+    return each_non_ascii_run(text, _fold_run)
 
 
 @lru_cache(maxsize=20_000)

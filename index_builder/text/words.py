@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "SPECIAL_LETTERS",
     "VALUE_SEPARATOR",
     "WORD_RE",
+    "each_non_ascii_run",
     "fold",
     "fold_word",
     "iter_words",
@@ -57,19 +58,23 @@ NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 """A run of non-ASCII characters: all that folding can change (see :func:`strip_accents`)."""
 
 
-def strip_accents(text: str) -> str:
-    """``text`` without accents, special letters spelled out, case kept (``Łódź`` -> ``Lodz``)."""
+def each_non_ascii_run(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to each of its runs of non-ASCII characters.
+
+    For a folding (:func:`strip_accents`, :func:`index_builder.text.safe.fold`): only the
+    runs of non-ASCII characters can change, and each on its own, since an ASCII character
+    is a starter that decomposition never reorders across, never a mark and never a special
+    letter. An abstract has a few such runs (a dash, a quote, a name), each met many times,
+    so a cached ``change`` folds each once (the vectors fold whole texts).
+    """
     if text.isascii():
         return text
-    # Only the runs of non-ASCII characters can change, and each on its own: an ASCII
-    # character is a starter that decomposition never reorders across, never a mark and
-    # never a special letter. An abstract has a few such runs (a dash, a quote, a name),
-    # each met many times: they are decomposed once each (the vectors fold whole texts).
-    return NON_ASCII.sub(_stripped_run, text)
+    return NON_ASCII.sub(lambda run: change(run.group()), text)
 
 
-def _stripped_run(match: re.Match[str]) -> str:
-    return _strip_run(match.group())
+def strip_accents(text: str) -> str:
+    """``text`` without accents, special letters spelled out, case kept (``Łódź`` -> ``Lodz``)."""
+    return each_non_ascii_run(text, _strip_run)
 
 
 @lru_cache(maxsize=20_000)
