@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import os
 import pickle
 import re
@@ -25,6 +26,7 @@ import stat
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 _in_progress: set[str] = set()
 _in_progress_lock = threading.Lock()
@@ -94,6 +96,25 @@ def write_pickle(path: Path, value: object) -> bool:
     except OSError:
         return False
     return True
+
+
+def read_pickle(source: Path | bytes) -> Any:
+    """What a cache file (or its bytes) holds, unpickled with the garbage collector paused.
+
+    A cache is some 100,000 to a million new objects, all kept: collecting midway only
+    costs time. Raises what reading or unpickling raises; a caller treats that as a cache
+    to rebuild.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if isinstance(source, bytes):
+            return pickle.loads(source)
+        with source.open("rb") as handle:
+            return pickle.load(handle)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def remove_temps() -> None:

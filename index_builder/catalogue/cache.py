@@ -17,13 +17,12 @@ sources.
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
-from index_builder.atomic import write_pickle
+from index_builder.atomic import read_pickle, write_pickle
 from index_builder.catalogue.papers import Catalogue
 
 HEAD_SIZE = 100
@@ -105,16 +104,10 @@ def _swap(first: Path, second: Path) -> None:
 
 def _read(cache_file: Path, fingerprint: str) -> Catalogue | None:
     """The catalogue in ``cache_file`` if it loads and has this fingerprint."""
-    collecting = gc.isenabled()
-    gc.disable()  # loading makes ~150k objects; collecting midway only costs time
     try:
-        with cache_file.open("rb") as handle:
-            catalogue = pickle.load(handle)
+        catalogue = read_pickle(cache_file)
     except Exception:  # any unreadable cache is simply rebuilt
         return None
-    finally:
-        if collecting:
-            gc.enable()
     if not isinstance(catalogue, Catalogue) or catalogue.fingerprint != fingerprint:
         return None
     return catalogue

@@ -23,15 +23,13 @@ A damaged file is ignored; one that cannot be written is no error.
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
-import pickle
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from index_builder.atomic import write_pickle
+from index_builder.atomic import read_pickle, write_pickle
 from index_builder.venues import declared_digest
 
 if TYPE_CHECKING:
@@ -123,16 +121,10 @@ def _code_files() -> list[Path]:
 
 def _load(file: Path, key: bytes) -> list[tuple[Any, Paper]]:
     """The papers stored for ``key``; none when missing, damaged or made for another key."""
-    collecting = gc.isenabled()
-    gc.disable()  # ~100k objects; collecting midway only costs time
     try:
-        with file.open("rb") as handle:
-            magic, stored_key, made = pickle.load(handle)
+        magic, stored_key, made = read_pickle(file)
     except Exception:  # a damaged file is only a slower build
         return []
-    finally:
-        if collecting:
-            gc.enable()
     if magic != _MAGIC or stored_key != key or not isinstance(made, list):
         return []
     return made

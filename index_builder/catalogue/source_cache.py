@@ -11,13 +11,12 @@ file is ignored and rebuilt.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index_builder.atomic import write_pickle
+from index_builder.atomic import read_pickle, write_pickle
 from index_builder.venues import declared_digest
 
 if TYPE_CHECKING:
@@ -41,15 +40,10 @@ class SourceCache:
         stored = self.entries.get(key)
         if stored is None:
             return None
-        collecting = gc.isenabled()
-        gc.disable()  # a feed's records are ~100k objects; collecting midway only costs time
         try:
-            parsed: SourceData = pickle.loads(stored)
+            parsed: SourceData = read_pickle(stored)
         except Exception:  # a damaged entry: the file is read again
             return None
-        finally:
-            if collecting:
-                gc.enable()
         self.used[key] = stored
         self.hits += 1
         return parsed

@@ -21,7 +21,6 @@ ignored and written again; one that cannot be written is no error.
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import pickle
 from collections.abc import Iterator, Sequence
@@ -29,7 +28,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from index_builder.atomic import write_pickle
+from index_builder.atomic import read_pickle, write_pickle
 
 if TYPE_CHECKING:  # the join's code is imported when a build scores (a warm load does not)
     from index_builder.catalogue.joins.match import AbstractMatcher, Scored
@@ -110,19 +109,13 @@ def _load(path: Path, key: bytes) -> tuple[TitleIndex | None, dict[bytes, Any]]:
     or made for other titles."""
     from index_builder.catalogue.joins.score import TitleIndex
 
-    collecting = gc.isenabled()
-    gc.disable()  # ~1M objects; collecting midway only costs time
     try:
-        with path.open("rb") as handle:
-            magic, stored_key, blob = pickle.load(handle)
+        magic, stored_key, blob = read_pickle(path)
         if magic != _MAGIC or stored_key != key:
             return None, {}
-        index, rankings = pickle.loads(blob)
+        index, rankings = read_pickle(blob)
     except Exception:  # a damaged cache is only a slower build
         return None, {}
-    finally:
-        if collecting:
-            gc.enable()
     if not isinstance(index, TitleIndex) or not isinstance(rankings, dict):
         return None, {}
     return index, rankings
