@@ -12,7 +12,6 @@ import os
 import random
 import subprocess
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -27,8 +26,8 @@ from tests.helpers.join_lists import (
     HELD_OUT,
     Case,
     _arxiv,
-    arxiv_case,
     bundled_case,
+    held_out_arxiv,
     run,
 )
 
@@ -39,25 +38,21 @@ def test_held_out_bundled_lists_shuffled_join_only_rightly(seed: int) -> None:
 
     The code before this test joined 16 of the 38 (now 20).
     """
-    got = run(bundled_case(HELD_OUT), seed)
+    got = run(bundled_case(HELD_OUT), seed, scored_once=True)
     assert got.wrong == 0
     assert got.right >= 20, got
-
-
-@lru_cache(maxsize=1)
-def _arxiv_held_out() -> Case:
-    return arxiv_case(HELD_OUT, 600, 150)
 
 
 @pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
 def test_held_out_arxiv_list_with_decoys_and_absent_papers() -> None:
     """600 real arXiv abstracts shuffled against their titles, two near-duplicate decoys each
     and the ICML titles, plus 150 abstracts whose paper is absent (its decoys present)."""
-    case = _arxiv_held_out()
-    got = run(case)
+    case = held_out_arxiv()
+    got = run(case, scored_once=True)
     present = Case(case.name, case.titles, case.abstracts[:600], case.truth[:600])
     absent = Case(case.name, case.titles, case.abstracts[600:], case.truth[600:])
-    on_present, on_absent = run(present), run(absent)
+    # The same table and abstracts: each abstract's ranking is made once for the three.
+    on_present, on_absent = run(present, scored_once=True), run(absent, scored_once=True)
     assert on_present.wrong == 0, on_present
     assert on_present.joined_share >= 0.65, on_present
     # The target is none. One of the 150 absent papers joins a decoy: "AD^2: Analysis and
