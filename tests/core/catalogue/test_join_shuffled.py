@@ -8,10 +8,7 @@ The thresholds of :mod:`index_builder.catalogue.joins.match` were set on the tun
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,8 +16,8 @@ import pytest
 from index_builder.catalogue.joins.match import AbstractMatcher
 from index_builder.catalogue.joins.score import TitleIndex
 from index_builder.catalogue.merge import abstract_id
-from index_builder.paths import HOME_ENV
 from tests.helpers.catalogue_data import TABLE, lists, posters, truth
+from tests.helpers.cli import run_cli
 from tests.helpers.join_lists import (
     ARXIV,
     HELD_OUT,
@@ -119,8 +116,8 @@ def test_a_title_led_by_a_name_the_abstract_lacks_is_not_its_paper() -> None:
 
 @pytest.mark.parametrize("author_lines", [False, True], ids=["abstracts", "with-authors"])
 def test_a_shuffled_list_through_paperscope(tmp_path: Path, author_lines: bool) -> None:
-    """The 76 bundled abstracts in one shuffled file, read by a ``paperscope`` process
-    beside the table: joins all right, and the unjoined carry right "possibly" hints.
+    """The 76 bundled abstracts in one shuffled file, read by ``paperscope`` beside the
+    table: joins all right, and the unjoined carry right "possibly" hints.
 
     With each abstract under its author line (as copied from a conference page), 72 of
     the 76 join, all right.
@@ -138,12 +135,11 @@ def test_a_shuffled_list_through_paperscope(tmp_path: Path, author_lines: bool) 
     random.Random(3).shuffle(texts)
     listed = tmp_path / "shuffled.txt"
     listed.write_text("ICML 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "tui", "--no-bundled", "--source", str(TABLE),
-         "--source", str(listed), "dump", "--format", "jsonl"],
-        env={**os.environ, HOME_ENV: str(tmp_path / "home")},
-        capture_output=True, text=True, timeout=180, check=True,
+    done = run_cli(
+        "--no-bundled", "--source", str(TABLE), "--source", str(listed), "dump",
+        "--format", "jsonl", home=tmp_path / "home",
     )  # fmt: skip
+    assert done.returncode == 0, done.stderr
     right = wrong = hinted_right = hinted_wrong = 0
     for line in done.stdout.splitlines():
         paper = json.loads(line)
