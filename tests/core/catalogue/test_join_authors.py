@@ -21,7 +21,7 @@ from index_builder.catalogue.joins.score import (
     without_author_line,
 )
 from index_builder.catalogue.joins.thresholds import AUTHOR_MIN_SCORE
-from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from tests.helpers.catalogue_data import (
@@ -202,7 +202,9 @@ def _lined_list(tmp_path: Path, seed: int) -> tuple[Path, dict[str, int]]:
     return path, rows
 
 
-def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(tmp_path: Path) -> None:
+def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     """The bundled lists and the same abstracts under author lines, shuffled: each paper
     once, shown without its author line, the lined abstract's id an alias of it.
 
@@ -210,7 +212,7 @@ def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(tmp_path
     abstracts joined, not 74) and the 2 left unjoined stood twice, names and all.
     """
     lined, rows = _lined_list(tmp_path, 7)
-    bundled = load_catalogue(bundled_sources(), cache_dir=tmp_path / "a")
+    bundled = bundled_catalogue  # the bundled sources alone, built once for the run
     both = load_catalogue([*bundled_sources(), lined], cache_dir=tmp_path / "b")
     assert len(both.papers) == len(bundled.papers)
     by_alias = {a: p for p in both.papers for a in (p.id, *p.aliases)}
