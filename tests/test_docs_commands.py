@@ -4,6 +4,11 @@ A fenced block whose info string is ``sh runnable`` in README.md or docs/*.md is
 shell lines; each runs in order, in one home (the bundled data, built once for the run), with
 ``paperscope`` on the PATH meaning this checkout's command line. Blocks marked only ``sh``
 (installing, downloading from a conference site) are shown, not run.
+
+A line that is ``paperscope ARGS``, perhaps with ``> FILE``, and nothing else a shell would
+read (no variable, glob, pipe or list) runs in this process (:func:`tests.helpers.cli.run_cli`:
+the same parsing and commands, without a Python start-up a line); any other line runs in
+``bash``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 FENCE = re.compile(r"^```sh runnable\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -37,6 +43,24 @@ def runnable_blocks() -> list[tuple[str, list[str]]]:
 
 
 BLOCKS = runnable_blocks()
+SHELL_SYNTAX = set("$`\\*?[]{}~!|;&<()#\n")
+"""Characters a shell may read as more than a word, quoted or not: such a line runs in bash."""
+
+
+def as_command(line: str) -> tuple[list[str], str | None] | None:
+    """``(ARGS, FILE)`` when ``line`` is ``paperscope ARGS`` (``> FILE``: its output goes
+    to ``FILE``, else ``None``) with nothing else a shell would do; else ``None``."""
+    if SHELL_SYNTAX & set(line) or line.count(">") > 1:
+        return None
+    words = shlex.split(line)
+    target = None
+    if ">" in line:
+        if len(words) < 3 or words[-2] != ">":
+            return None
+        words, target = words[:-2], words[-1]
+    if not words or words[0] != "paperscope":
+        return None
+    return words[1:], target
 
 
 def test_the_docs_have_runnable_blocks() -> None:
@@ -45,7 +69,11 @@ def test_the_docs_have_runnable_blocks() -> None:
 
 @pytest.mark.parametrize(("name", "lines"), BLOCKS, ids=[name for name, _ in BLOCKS])
 def test_a_runnable_block_runs(
-    name: str, lines: list[str], warm_home_copy: Path, tmp_path: Path
+    name: str,
+    lines: list[str],
+    warm_home_copy: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shims = tmp_path / "bin"
     shims.mkdir()
@@ -58,7 +86,17 @@ def test_a_runnable_block_runs(
         "PATH": f"{shims}{os.pathsep}{os.environ.get('PATH', '')}",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
+    monkeypatch.chdir(tmp_path)
     for line in lines:
+        command = as_command(line)
+        if command is not None:
+            args, target = command
+            ran = run_cli(*args, home=warm_home_copy)
+            assert ran.returncode == 0, f"{name}: `{line}` exited {ran.returncode}:\n{ran.stderr}"
+            assert "Traceback" not in ran.stderr, f"{name}: `{line}`:\n{ran.stderr}"
+            if target is not None:
+                (tmp_path / target).write_text(ran.stdout, encoding="utf-8")
+            continue
         done = subprocess.run(
             ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True,
             timeout=300, check=False,

@@ -9,6 +9,7 @@ from pathlib import Path
 from index_builder.catalogue.first_look import peek_table_papers, quick_table_papers
 from index_builder.catalogue.load import HEAD_SIZE, Catalogue, load_catalogue, read_head
 from index_builder.paths import bundled_sources
+from tests.helpers.shared_builds import copy_cache, home_paths
 
 HEADER = ["event_id", "event_type", "title", "decision", "starttime", "authors"]
 EARLY = "2026-07-06T18:30:00-07:00"
@@ -60,11 +61,13 @@ def test_no_table_no_peek(tmp_path: Path) -> None:
     assert peek_table_papers([abstracts]) is None
 
 
-def test_the_head_cache_holds_the_catalogue_s_first_papers(tmp_path: Path) -> None:
+def test_the_head_cache_holds_the_catalogue_s_first_papers(tmp_path: Path, warm_home: Path) -> None:
     sources = bundled_sources()
     assert read_head(sources, tmp_path) is None, "no cache yet"
-    full = load_catalogue(sources, cache_dir=tmp_path)
-    head = read_head(sources, tmp_path)
+    # The run's bundled home: its cache was written by a build from the sources alone.
+    cache = copy_cache(home_paths(warm_home).cache_dir, tmp_path / "cache", with_index=False)
+    head = read_head(sources, cache)
+    full = load_catalogue(sources, cache_dir=cache)
     assert isinstance(head, Catalogue) and not head.complete
     assert list(head.papers) == list(full.papers[:HEAD_SIZE])
     assert head.fingerprint == full.fingerprint

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,7 @@ from index_builder.catalogue.joins.by_hand import (
 )
 from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.model import Paper
+from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ABSTRACT,
     JOINED_ROW,
@@ -43,24 +45,28 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ROW,
     lists,
     truth,
-    write_lone_list,
 )
 
 DAY = dt.date(2026, 12, 5)
 
 
-def build(tmp_path: Path, *extra: Path) -> Catalogue:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    return load_catalogue([TABLE, listed, *extra])
+@pytest.fixture(scope="module")
+def build(lone_list: Path) -> Callable[..., Catalogue]:
+    """The catalogue of the table, the lone list (shared, read only) and ``extra`` files."""
+
+    def built(*extra: Path) -> Catalogue:
+        return from_nothing([TABLE, lone_list, *extra])
+
+    return built
 
 
 @pytest.fixture(scope="module")
-def before(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    return build(tmp_path_factory.mktemp("before"))
+def before(build: Callable[..., Catalogue]) -> Catalogue:
+    return build()
 
 
 def test_the_lone_abstract_joins_its_hinted_row_and_keeps_its_id(
-    tmp_path: Path, before: Catalogue
+    tmp_path: Path, before: Catalogue, build: Callable[..., Catalogue]
 ) -> None:
     lone = before.get(LONE_ABSTRACT)
     assert lone is not None and lone.event_id is None and lone.possibly_same_as == (LONE_HINT,)
@@ -73,7 +79,7 @@ def test_the_lone_abstract_joins_its_hinted_row_and_keeps_its_id(
     add_join(joins, join)
     assert json.loads(joins.read_text())["title"] == row.title_raw
 
-    after = build(tmp_path, joins)
+    after = build(joins)
     paper = after.get(LONE_ABSTRACT)
     assert paper is not None and paper.id == LONE_HINT  # the old id is an alias
     assert paper.abstract == lone.abstract and paper.authors == row.authors
@@ -110,15 +116,15 @@ def test_a_row_with_an_abstract_is_never_given_another(before: Catalogue) -> Non
 
 
 def test_taking_back_a_join_by_either_id_restores_the_lone_abstract(
-    tmp_path: Path, before: Catalogue
+    tmp_path: Path, before: Catalogue, build: Callable[..., Catalogue]
 ) -> None:
     joins = tmp_path / "joins.jsonl"
     add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
-    joined = build(tmp_path, joins)
+    joined = build(joins)
     removed = remove_joins(joins, joined.get, LONE_ABSTRACT)  # the abstract's id: an alias now
     assert [j.event_id for j in removed] == [64328]
     assert not joins.exists()  # an empty record file would be named as a bad source
-    again = build(tmp_path)
+    again = build()
     assert again.get(LONE_ABSTRACT).possibly_same_as == (LONE_HINT,)  # type: ignore[union-attr]
 
     add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
@@ -204,7 +210,7 @@ def test_the_right_paper_is_a_candidate_for_nearly_every_abstract_left_alone(
 
 
 def test_a_join_taken_apart_leaves_both_on_their_own_and_is_never_made_again(
-    tmp_path: Path, before: Catalogue
+    tmp_path: Path, before: Catalogue, build: Callable[..., Catalogue]
 ) -> None:
     joined = before.get(JOINED_ROW)
     assert joined is not None and joined.abstract and JOINED_ABSTRACT in joined.aliases
@@ -219,7 +225,7 @@ def test_a_join_taken_apart_leaves_both_on_their_own_and_is_never_made_again(
     add_join(joins, apart)
     assert read_joins(joins) == []  # a separation is no join
 
-    after = build(tmp_path, joins)
+    after = build(joins)
     row, alone = after.get(JOINED_ROW), after.get(JOINED_ABSTRACT)
     assert row is not None and not row.abstract and JOINED_ABSTRACT not in row.aliases
     assert row.authors == joined.authors and row.title == joined.title
@@ -234,7 +240,7 @@ def test_a_join_taken_apart_leaves_both_on_their_own_and_is_never_made_again(
 
     removed = remove_joins(joins, after.get, JOINED_ROW)
     assert removed == [apart] and not joins.exists()
-    assert build(tmp_path).get(JOINED_ABSTRACT).id == JOINED_ROW  # type: ignore[union-attr]
+    assert build().get(JOINED_ABSTRACT).id == JOINED_ROW  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -253,10 +259,12 @@ def test_only_an_automatic_join_of_a_listed_abstract_is_taken_apart(
     assert said in str(caught.value)
 
 
-def test_a_join_made_by_hand_is_taken_back_not_apart(tmp_path: Path, before: Catalogue) -> None:
+def test_a_join_made_by_hand_is_taken_back_not_apart(
+    tmp_path: Path, before: Catalogue, build: Callable[..., Catalogue]
+) -> None:
     joins = tmp_path / "joins.jsonl"
     add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
-    joined = build(tmp_path, joins)
+    joined = build(joins)
     with pytest.raises(JoinRefused, match=f"paperscope join --undo {LONE_HINT} takes that back"):
         plan_apart(joined.get, LONE_HINT, joins)
 
@@ -276,33 +284,35 @@ def test_a_separation_round_trips_and_bad_ones_are_named_and_skipped(tmp_path: P
 
 
 def test_taking_back_a_join_by_hand_keeps_the_separation_before_it(
-    tmp_path: Path, before: Catalogue
+    tmp_path: Path, before: Catalogue, build: Callable[..., Catalogue]
 ) -> None:
     joins = tmp_path / "joins.jsonl"
     add_join(joins, plan_apart(before.get, JOINED_ROW, joins, today=DAY))
-    apart = build(tmp_path, joins)
+    apart = build(joins)
     add_join(joins, plan_join(apart.get, JOINED_ABSTRACT, LONE_HINT, today=DAY))  # elsewhere
-    joined = build(tmp_path, joins)
+    joined = build(joins)
     assert joined.get(JOINED_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
 
     first = remove_joins(joins, joined.get, LONE_HINT)
     assert [type(r) for r in first] == [HandJoin]  # the separation stays
-    again = build(tmp_path, joins)
+    again = build(joins)
     alone = again.get(JOINED_ABSTRACT)
     assert alone is not None and alone.event_id is None  # not joined back to its wrong row
     assert [type(r) for r in remove_joins(joins, again.get, JOINED_ABSTRACT)] == [Apart]
     assert not joins.exists()
 
 
-def test_the_conference_own_text_is_a_join_no_separation_overrides(tmp_path: Path) -> None:
+def test_the_conference_own_text_is_a_join_no_separation_overrides(
+    tmp_path: Path, build: Callable[..., Catalogue]
+) -> None:
     from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
 
     folder = write_icml(tmp_path / "feeds")  # the feed's abstracts include the bundled texts
-    catalogue = build(tmp_path, folder / ICML_FEED, folder / ICML_ABSTRACTS)
+    catalogue = build(folder / ICML_FEED, folder / ICML_ABSTRACTS)
     row = catalogue.get(JOINED_ROW)
     assert row is not None and conference_text(row) and JOINED_ABSTRACT in row.aliases
     with pytest.raises(JoinRefused, match=f"{JOINED_ROW} keeps its abstract: the conference"):
         plan_apart(catalogue.get, JOINED_ROW, tmp_path / "joins.jsonl")
-    without_feed = build(tmp_path).get(JOINED_ROW)  # the list's text, the same id
+    without_feed = build().get(JOINED_ROW)  # the list's text, the same id
     assert without_feed is not None and not conference_text(without_feed)
-    assert plan_apart(build(tmp_path).get, JOINED_ROW, tmp_path / "joins.jsonl").event_id == 62850
+    assert plan_apart(build().get, JOINED_ROW, tmp_path / "joins.jsonl").event_id == 62850

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,9 @@ from index_builder.catalogue.joins.by_hand import (
     read_joins,
     remove_joins,
 )
-from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.catalogue.load import Catalogue
 from index_builder.sources.records import record_from_json
+from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ABSTRACT,
     JOINED_ROW,
@@ -36,28 +38,35 @@ from tests.helpers.catalogue_data import (
     TABLE,
     UNHINTED_ROW,
     table_copy,
-    write_lone_list,
 )
 
 DAY = dt.date(2026, 12, 5)
 
 
-def build(tmp_path: Path, table: Path, *extra: Path) -> Catalogue:
-    return load_catalogue([table, write_lone_list(tmp_path / "mine.txt"), *extra])
+@pytest.fixture
+def build(lone_list: Path) -> Callable[..., Catalogue]:
+    """The catalogue of ``table``, the lone list (shared, read only) and ``extra`` files."""
+
+    def built(table: Path, *extra: Path) -> Catalogue:
+        return from_nothing([table, lone_list, *extra])
+
+    return built
 
 
 @pytest.fixture
-def joined(tmp_path: Path) -> Path:
+def joined(tmp_path: Path, build: Callable[..., Catalogue]) -> Path:
     """``joins.jsonl`` holding the join of the lone abstract to its row, made on the table."""
-    before = build(tmp_path, TABLE)
+    before = build(TABLE)
     joins = tmp_path / "joins.jsonl"
     add_join(joins, plan_join(before.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
     return joins
 
 
-def test_a_retitle_by_an_update_keeps_the_join(tmp_path: Path, joined: Path) -> None:
+def test_a_retitle_by_an_update_keeps_the_join(
+    tmp_path: Path, joined: Path, build: Callable[..., Catalogue]
+) -> None:
     table = table_copy(tmp_path / "feed", retitle=LONE_HINT)
-    after = build(tmp_path, table, joined)
+    after = build(table, joined)
     paper = after.get(LONE_ABSTRACT)
     assert paper is not None and paper.id == LONE_HINT and paper.title == NEW_TITLE
     assert paper.abstract and "joins.jsonl:1" in paper.sources
@@ -67,10 +76,10 @@ def test_a_retitle_by_an_update_keeps_the_join(tmp_path: Path, joined: Path) -> 
 
 
 def test_a_paper_gone_from_the_feed_leaves_the_abstract_alone_and_says_so(
-    tmp_path: Path, joined: Path
+    tmp_path: Path, joined: Path, build: Callable[..., Catalogue]
 ) -> None:
     table = table_copy(tmp_path / "feed", drop=LONE_HINT)
-    after = build(tmp_path, table, joined)
+    after = build(table, joined)
     assert after.get(LONE_HINT) is None  # no ghost paper of the join line
     assert not [p for p in after.papers if p.event_id == int(LONE_HINT)]
     alone = after.get(LONE_ABSTRACT)
@@ -86,14 +95,14 @@ def test_a_paper_gone_from_the_feed_leaves_the_abstract_alone_and_says_so(
 
 
 def test_a_quoted_event_id_is_one_join_for_the_catalogue_and_the_join_commands(
-    tmp_path: Path, joined: Path
+    joined: Path, build: Callable[..., Catalogue]
 ) -> None:
     data = json.loads(joined.read_text(encoding="utf-8"))
     joined.write_text(json.dumps({**data, "event_id": f"{LONE_HINT}"}) + "\n", encoding="utf-8")
     line = joined.read_text(encoding="utf-8").strip()
     join = parse_line(line)
     assert join is not None and join.event_id == int(LONE_HINT) and parse_apart(line) is None
-    after = build(tmp_path, TABLE, joined)
+    after = build(TABLE, joined)
     row = after.get(LONE_HINT)
     assert row is not None and row.abstract and LONE_ABSTRACT in row.aliases
     with pytest.raises(JoinRefused, match="you joined"):  # not "no abstract to take apart"
@@ -111,10 +120,12 @@ def test_a_quoted_separation_is_read_alike_by_both(tmp_path: Path) -> None:
     assert record.paper.aliases == apart.abstract_ids
 
 
-def test_a_second_join_of_one_abstract_is_refused(tmp_path: Path, joined: Path) -> None:
+def test_a_second_join_of_one_abstract_is_refused(
+    tmp_path: Path, joined: Path, build: Callable[..., Catalogue]
+) -> None:
     # The first join's paper left the table: the abstract stands alone again, so the
     # catalogue would let it be joined a second time.
-    gone = build(tmp_path, table_copy(tmp_path / "feed", drop=LONE_HINT), joined)
+    gone = build(table_copy(tmp_path / "feed", drop=LONE_HINT), joined)
     second = plan_join(gone.get, LONE_ABSTRACT, UNHINTED_ROW, today=DAY)
     kept = joined.read_bytes()
     with pytest.raises(JoinRefused, match=f"{LONE_ABSTRACT} is already joined by hand to"):
@@ -122,14 +133,16 @@ def test_a_second_join_of_one_abstract_is_refused(tmp_path: Path, joined: Path) 
     assert joined.read_bytes() == kept
 
 
-def test_two_join_lines_of_one_abstract_make_one_paper(tmp_path: Path, joined: Path) -> None:
+def test_two_join_lines_of_one_abstract_make_one_paper(
+    joined: Path, build: Callable[..., Catalogue]
+) -> None:
     first = read_joins(joined)[0]
-    other = build(tmp_path, TABLE).get(UNHINTED_ROW)
+    other = build(TABLE).get(UNHINTED_ROW)
     assert other is not None
     twice = HandJoin.of(int(UNHINTED_ROW), other.title_raw, first.abstract, "2026-12-06")
     with joined.open("a", encoding="utf-8") as out:
         out.write(twice.line() + "\n")
-    after = build(tmp_path, TABLE, joined)
+    after = build(TABLE, joined)
     holding = [p.id for p in after.papers if p.abstract_raw == first.abstract]
     assert holding == [LONE_HINT]
     assert not after.get(UNHINTED_ROW).abstract  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ from index_builder.catalogue.joins.score import (
     without_author_line,
 )
 from index_builder.catalogue.joins.thresholds import AUTHOR_MIN_SCORE
-from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from tests.helpers.catalogue_data import (
@@ -36,8 +36,8 @@ from tests.helpers.catalogue_data import (
 from tests.helpers.join_lists import (
     ARXIV,
     HELD_OUT,
-    arxiv_case,
     bundled_case,
+    held_out_arxiv,
     run,
     with_author_lines,
 )
@@ -55,7 +55,7 @@ def test_author_keys_are_the_full_name_and_the_initialled_one() -> None:
 def test_held_out_bundled_lists_with_author_lines_join_over_80_percent(seed: int) -> None:
     """Files 003 and 004, shuffled, each abstract under its authors: 36 of 38 right, none
     wrong (20 of 38 without the author lines)."""
-    got = run(with_author_lines(bundled_case(HELD_OUT)), seed)
+    got = run(with_author_lines(bundled_case(HELD_OUT)), seed, scored_once=True)
     assert got.wrong == 0
     assert got.joined_share >= 0.8, got
 
@@ -70,8 +70,9 @@ def test_held_out_arxiv_list_with_author_lines() -> None:
     (Jie Zhang, Shuai Dong, Shiguang Shan, Xilin Chen) wrote its decoy too, "Dual
     Attention Guided Defense Against Malicious Edits", on the same subject.
     """
-    case = with_author_lines(arxiv_case(HELD_OUT, 600, 150))
-    present, absent = run(case.part(slice(0, 600))), run(case.part(slice(600, None)))
+    case = with_author_lines(held_out_arxiv())
+    present = run(case.part(slice(0, 600)), scored_once=True)
+    absent = run(case.part(slice(600, None)), scored_once=True)
     assert present.wrong == 0, present
     assert present.joined_share >= 0.9, present
     assert absent.right == 0 and absent.wrong <= 2, absent
@@ -201,7 +202,9 @@ def _lined_list(tmp_path: Path, seed: int) -> tuple[Path, dict[str, int]]:
     return path, rows
 
 
-def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(tmp_path: Path) -> None:
+def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(
+    tmp_path: Path, bundled_catalogue: Catalogue
+) -> None:
     """The bundled lists and the same abstracts under author lines, shuffled: each paper
     once, shown without its author line, the lined abstract's id an alias of it.
 
@@ -209,7 +212,7 @@ def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(tmp_path
     abstracts joined, not 74) and the 2 left unjoined stood twice, names and all.
     """
     lined, rows = _lined_list(tmp_path, 7)
-    bundled = load_catalogue(bundled_sources(), cache_dir=tmp_path / "a")
+    bundled = bundled_catalogue  # the bundled sources alone, built once for the run
     both = load_catalogue([*bundled_sources(), lined], cache_dir=tmp_path / "b")
     assert len(both.papers) == len(bundled.papers)
     by_alias = {a: p for p in both.papers for a in (p.id, *p.aliases)}

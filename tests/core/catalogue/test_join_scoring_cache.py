@@ -11,6 +11,7 @@ import pytest
 from index_builder.catalogue.joins import match, score, scoring_cache
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
 from index_builder.catalogue.load import Catalogue, load_catalogue
+from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ROW,
     LONE_ABSTRACT,
@@ -43,10 +44,10 @@ def assert_same(cached: Catalogue, fresh: Catalogue) -> None:
 
 
 def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_list: Path, lone_cache_copy: Path
 ) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+    listed, joins = lone_list, tmp_path / "joins.jsonl"
+    cache = lone_cache_copy  # a cold build of the table and the list made it
     first = _through_cache(cache, [TABLE, listed])
     assert scoring_cache.cache_file(cache).is_file()
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
@@ -66,13 +67,13 @@ def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
     with monkeypatch.context() as patch:
         _scored_from_cache(patch)
         undone = _through_cache(cache, [TABLE, listed])
-    assert_same(undone, load_catalogue([TABLE, listed]))
+    assert_same(undone, from_nothing([TABLE, listed]))
     assert_same(undone, first)
 
 
-def test_other_abstracts_are_scored_again(tmp_path: Path) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache = tmp_path / "cache"
+def test_other_abstracts_are_scored_again(tmp_path: Path, lone_cache_copy: Path) -> None:
+    listed = write_lone_list(tmp_path / "mine.txt")  # the shared list's bytes, to change
+    cache = lone_cache_copy
     _through_cache(cache, [TABLE, listed])
     kept = scoring_cache.cache_file(cache).read_bytes()
     text = listed.read_text(encoding="utf-8")
@@ -82,9 +83,12 @@ def test_other_abstracts_are_scored_again(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
-def test_a_damaged_scoring_cache_is_scored_again(tmp_path: Path, garbage: bytes) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache = tmp_path / "cache"
-    cache.mkdir()
+def test_a_damaged_scoring_cache_is_scored_again(
+    lone_list: Path, lone_cache_copy: Path, garbage: bytes
+) -> None:
+    """Every other cache of a build of these sources is there and fresh: only the
+    scoring is damaged, and is made again."""
+    listed, cache = lone_list, lone_cache_copy
     scoring_cache.cache_file(cache).write_bytes(garbage)
-    assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))
+    assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
+    assert scoring_cache.cache_file(cache).read_bytes() != garbage

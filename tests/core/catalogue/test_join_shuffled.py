@@ -8,11 +8,7 @@ The thresholds of :mod:`index_builder.catalogue.joins.match` were set on the tun
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -20,15 +16,15 @@ import pytest
 from index_builder.catalogue.joins.match import AbstractMatcher
 from index_builder.catalogue.joins.score import TitleIndex
 from index_builder.catalogue.merge import abstract_id
-from index_builder.paths import HOME_ENV
 from tests.helpers.catalogue_data import TABLE, lists, posters, truth
+from tests.helpers.cli import run_cli
 from tests.helpers.join_lists import (
     ARXIV,
     HELD_OUT,
     Case,
     _arxiv,
-    arxiv_case,
     bundled_case,
+    held_out_arxiv,
     run,
 )
 
@@ -39,25 +35,21 @@ def test_held_out_bundled_lists_shuffled_join_only_rightly(seed: int) -> None:
 
     The code before this test joined 16 of the 38 (now 20).
     """
-    got = run(bundled_case(HELD_OUT), seed)
+    got = run(bundled_case(HELD_OUT), seed, scored_once=True)
     assert got.wrong == 0
     assert got.right >= 20, got
-
-
-@lru_cache(maxsize=1)
-def _arxiv_held_out() -> Case:
-    return arxiv_case(HELD_OUT, 600, 150)
 
 
 @pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
 def test_held_out_arxiv_list_with_decoys_and_absent_papers() -> None:
     """600 real arXiv abstracts shuffled against their titles, two near-duplicate decoys each
     and the ICML titles, plus 150 abstracts whose paper is absent (its decoys present)."""
-    case = _arxiv_held_out()
-    got = run(case)
+    case = held_out_arxiv()
+    got = run(case, scored_once=True)
     present = Case(case.name, case.titles, case.abstracts[:600], case.truth[:600])
     absent = Case(case.name, case.titles, case.abstracts[600:], case.truth[600:])
-    on_present, on_absent = run(present), run(absent)
+    # The same table and abstracts: each abstract's ranking is made once for the three.
+    on_present, on_absent = run(present, scored_once=True), run(absent, scored_once=True)
     assert on_present.wrong == 0, on_present
     assert on_present.joined_share >= 0.65, on_present
     # The target is none. One of the 150 absent papers joins a decoy: "AD^2: Analysis and
@@ -124,8 +116,8 @@ def test_a_title_led_by_a_name_the_abstract_lacks_is_not_its_paper() -> None:
 
 @pytest.mark.parametrize("author_lines", [False, True], ids=["abstracts", "with-authors"])
 def test_a_shuffled_list_through_paperscope(tmp_path: Path, author_lines: bool) -> None:
-    """The 76 bundled abstracts in one shuffled file, read by a ``paperscope`` process
-    beside the table: joins all right, and the unjoined carry right "possibly" hints.
+    """The 76 bundled abstracts in one shuffled file, read by ``paperscope`` beside the
+    table: joins all right, and the unjoined carry right "possibly" hints.
 
     With each abstract under its author line (as copied from a conference page), 72 of
     the 76 join, all right.
@@ -143,12 +135,11 @@ def test_a_shuffled_list_through_paperscope(tmp_path: Path, author_lines: bool) 
     random.Random(3).shuffle(texts)
     listed = tmp_path / "shuffled.txt"
     listed.write_text("ICML 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "tui", "--no-bundled", "--source", str(TABLE),
-         "--source", str(listed), "dump", "--format", "jsonl"],
-        env={**os.environ, HOME_ENV: str(tmp_path / "home")},
-        capture_output=True, text=True, timeout=180, check=True,
+    done = run_cli(
+        "--no-bundled", "--source", str(TABLE), "--source", str(listed), "dump",
+        "--format", "jsonl", home=tmp_path / "home",
     )  # fmt: skip
+    assert done.returncode == 0, done.stderr
     right = wrong = hinted_right = hinted_wrong = 0
     for line in done.stdout.splitlines():
         paper = json.loads(line)

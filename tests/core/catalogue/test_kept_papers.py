@@ -15,13 +15,13 @@ from index_builder.catalogue import kept_papers, merge
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from tests.core.test_analysis_versions import sources as analysis_sources
+from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ROW,
     LONE_ABSTRACT,
     LONE_HINT,
     TABLE,
     table_copy,
-    write_lone_list,
 )
 
 DAY = dt.date(2026, 12, 5)
@@ -60,14 +60,18 @@ def assert_same(cached: Catalogue, fresh: Catalogue) -> None:
     assert cached.problems == fresh.problems
 
 
+def table_rows(catalogue: Catalogue) -> list[str]:
+    """The event ids of the catalogue's table papers (one made per table entry)."""
+    return sorted(str(p.event_id) for p in catalogue.papers if p.event_id is not None)
+
+
 def test_joins_by_hand_through_kept_papers_equal_a_build_from_nothing(
-    tmp_path: Path, made: list[str]
+    tmp_path: Path, made: list[str], lone_list: Path
 ) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
+    listed = lone_list
     cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
     first, again = through_cache(cache, [TABLE, listed], made)
-    rows = len(again)
-    assert kept_file(cache).is_file() and rows > 1000
+    assert kept_file(cache).is_file() and sorted(again) == table_rows(first)
 
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
     joined, again = through_cache(cache, [TABLE, listed, joins], made)
@@ -85,20 +89,21 @@ def test_joins_by_hand_through_kept_papers_equal_a_build_from_nothing(
     remove_joins(joins, apart.get, JOINED_ROW)
     assert not joins.exists()  # its last line taken back
     undone, again = through_cache(cache, [TABLE, listed], made)
-    assert_same(undone, load_catalogue([TABLE, listed]))
+    assert_same(undone, from_nothing([TABLE, listed]))
     assert again == []
     assert_same(undone, first)
 
 
-def test_a_changed_table_makes_every_paper_again(tmp_path: Path, made: list[str]) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache = tmp_path / "cache"
+def test_a_changed_table_makes_every_paper_again(
+    tmp_path: Path, made: list[str], lone_list: Path, lone_cache_copy: Path
+) -> None:
+    listed, cache = lone_list, lone_cache_copy  # the kept papers of a build of the table
     first, again = through_cache(cache, [TABLE, listed], made)
-    rows = len(again)
+    assert again == []
     retitled = table_copy(tmp_path / "table", retitle=LONE_HINT)
     changed, again = through_cache(cache, [retitled, listed], made)
     assert_same(changed, load_catalogue([retitled, listed]))
-    assert len(again) == rows
+    assert sorted(again) == table_rows(first)
     assert changed.get(LONE_HINT) != first.get(LONE_HINT)
 
 
@@ -120,19 +125,22 @@ def test_records_and_lists_through_kept_papers_equal_a_build_from_nothing(
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
 def test_a_damaged_file_of_kept_papers_is_ignored(
-    tmp_path: Path, made: list[str], garbage: bytes
+    made: list[str], lone_list: Path, lone_cache_copy: Path, garbage: bytes
 ) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache = tmp_path / "cache"
-    cache.mkdir()
+    """Every other cache of a build of these sources is there and fresh: only the kept
+    papers are damaged, and every table paper is made again."""
+    listed, cache = lone_list, lone_cache_copy
     kept_file(cache).write_bytes(garbage)
-    assert_same(through_cache(cache, [TABLE, listed], made)[0], load_catalogue([TABLE, listed]))
+    built, again = through_cache(cache, [TABLE, listed], made)
+    assert_same(built, from_nothing([TABLE, listed]))
+    assert sorted(again) == table_rows(built)
     assert kept_file(cache).read_bytes() != garbage
 
 
-def test_few_rows_made_again_leave_the_file_as_it_was(tmp_path: Path, made: list[str]) -> None:
-    listed = write_lone_list(tmp_path / "mine.txt")
-    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+def test_few_rows_made_again_leave_the_file_as_it_was(
+    tmp_path: Path, made: list[str], lone_list: Path, lone_cache_copy: Path
+) -> None:
+    listed, cache, joins = lone_list, lone_cache_copy, tmp_path / "joins.jsonl"
     first, again = through_cache(cache, [TABLE, listed], made)
     stored = kept_file(cache).read_bytes()
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))

@@ -1,0 +1,28 @@
+"""Fixtures of the catalogue tests: the lone list and its cache, built once per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.catalogue_builds import shared_lone_cache, shared_lone_list
+from tests.helpers.shared_builds import copy_cache
+
+
+@pytest.fixture(scope="session")
+def lone_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The lone list (``mine.txt``), shared by every test: read it, never write it."""
+    return shared_lone_list(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def lone_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cache of the table beside :func:`lone_list`, built cold once per run (read only)."""
+    return shared_lone_cache(tmp_path_factory)
+
+
+@pytest.fixture
+def lone_cache_copy(lone_cache: Path, tmp_path: Path) -> Path:
+    """A private copy of :func:`lone_cache` (to build through and write into)."""
+    return copy_cache(lone_cache, tmp_path / "cache")
