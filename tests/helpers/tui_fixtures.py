@@ -44,29 +44,33 @@ def tui_no_similar_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tui.widgets.paper_view, "SIMILAR_DELAY_S", 0.0)
 
 
-@pytest.fixture(autouse=True)
-def tui_release_styles_caches() -> Iterator[None]:
-    """Let the app of a finished test go: Textual keeps the last 1,024 widgets' styles caches.
+@pytest.fixture
+def tui_release_styles_caches() -> None:
+    """Nothing to do any more; kept only as the name ``tests/faults/conftest.py`` imports.
 
-    ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method, so it holds the
-    caches (and the rendered lines in each) of apps long closed: some 10,000 objects a
-    test that every full garbage collection of the worker walked again.
+    It cleared Textual's private ``StylesCache.get_inner_outer`` cache after each test, so
+    that full collections did not walk the closed apps it held. Since the suite freezes
+    what outlives each test (``pytest_runtest_teardown`` in ``tests/conftest.py``), a
+    collection no longer walks them: the TUI tests took the same CPU with and without it
+    (23.1 s with, 20.3 s without, for ``test_app_keys.py`` and ``test_app_search.py``).
     """
-    yield
-    from textual._styles_cache import StylesCache
-
-    StylesCache.get_inner_outer.cache_clear()
 
 
 @pytest.fixture(scope="session", autouse=True)
 def tui_quick_idle_checks() -> Iterator[None]:
-    """Pilot checks for an idle app every 5 ms instead of every 20 ms.
+    """Pilot checks for an idle app every 5 ms instead of every 20 ms (private, see below).
 
     After each key (and in ``pause()``) Textual's Pilot waits until the process is idle:
     a check of ``SLEEP_GRANULARITY`` seconds in which it used under 1/20 of that on the
     CPU (``textual._wait``). The condition is kept (same 1/20); only the check is finer,
     so that a Pilot test no longer spends about a third of its time asleep after the app
     has gone idle. It is the same harness: messages and workers are awaited as before.
+
+    Textual has no public way to set this: ``Pilot.press`` calls ``App._press_keys``,
+    which waits ``textual._wait.wait_for_idle(0)`` twice per key, and ``Pilot.pause()``
+    once; both read the module's ``SLEEP_GRANULARITY`` and ``SLEEP_IDLE``, and neither
+    ``App.run_test`` nor ``Pilot`` takes a granularity. ``Pilot.pause(delay)`` sleeps a
+    fixed time instead, a wait on the clock, which is worse.
     """
     import textual._wait as wait
 

@@ -136,9 +136,8 @@ async def test_the_app_started_after_a_join_in_a_shell_changes_its_index_in_plac
     from index_builder.catalogue.joins.by_hand import add_join, plan_join
     from tui.widgets.status_bar import StatusBar
 
+    # The home's index is built (a copy of the shared build): no first run of the app.
     first = join_app()
-    async with first.run_test(size=(120, 36)) as pilot:  # a first run on the built index
-        await opened(pilot, "proeval")
     joins = first.ctx.paths.hand_joins
     add_join(joins, plan_join(first.ctx.catalogue().get, LONE_ABSTRACT, LONE_HINT))
     seen: list[tuple[str, tuple[int, int] | None]] = []
