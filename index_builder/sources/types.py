@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from index_builder.model import Paper, SourceProblem
+from index_builder.model import Paper, SourceProblem, pickled_as_call
 from index_builder.sources.records import PaperRecord
 from index_builder.text.safe import json_strings_safe, safe_json
 
@@ -39,6 +39,7 @@ def load_json(text: str | bytes, error: type[Exception] = SourceError) -> Any:
         raise error(f"not valid JSON ({exc.__class__.__name__})") from exc
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One row of a paper table or a conference feed: the paper it states, and its event.
@@ -61,6 +62,7 @@ class TableRow:
     """A feed's ``uid``: the same on every row (poster, oral, spotlight) of one paper."""
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class AbstractEntry:
     """One abstract of a list: its text and where it was found (1-based position)."""
