@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 _D = TypeVar("_D", bound="DataclassInstance")
+_T = TypeVar("_T", bound=type)
 
 Span = tuple[int, int]
 """A highlighted range of characters, ``text[start:end]``, in a display string."""
@@ -21,6 +23,35 @@ Span = tuple[int, int]
 SortKey = Literal["relevance", "title", "time"]
 
 
+def _init_fields(kind: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, each of which its constructor takes."""
+    found = fields(kind)
+    if any(not f.init for f in found):
+        raise TypeError(f"{kind.__name__} has a field its constructor does not take")
+    return tuple(f.name for f in found)
+
+
+def pickled_as_call(kind: _T) -> _T:
+    """Class decorator (above ``@dataclass``): pickle the frozen dataclass as a call of the
+    class with its field values, taken by one C-level getter.
+
+    The default dataclass state is a dict rebuilt through ``fields()`` on each load: the
+    caches between builds hold tens of thousands of papers, events, rows and records,
+    and loading that state was a third of a join by hand's build.
+    """
+    names = _init_fields(kind)
+    if len(names) < 2:  # attrgetter of one name gives the value, not a tuple
+        raise TypeError(f"{kind.__name__} has fewer than two fields")
+    values = attrgetter(*names)
+
+    def __reduce__(self: object) -> tuple[type, tuple[object, ...]]:
+        return kind, values(self)
+
+    kind.__reduce__ = __reduce__  # type: ignore[assignment]
+    return kind
+
+
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class Event:
     """One scheduled presentation of a paper: its poster session or its talk.
@@ -39,12 +70,6 @@ class Event:
     room: str = ""
     poster_position: str = ""
 
-    def __reduce__(self) -> tuple[type[Event], tuple[object, ...]]:
-        """Pickle as a call with the field values: a catalogue cache holds ~7,000 events,
-        and loading the default dataclass state (a ``fields()`` call each) doubled its load.
-        """
-        return Event, tuple(getattr(self, name) for name in _EVENT_FIELDS)
-
     def to_json(self) -> dict[str, Any]:
         """The event as JSON-ready data (:func:`dataclasses.asdict`'s result)."""
         return {name: getattr(self, name) for name in _EVENT_FIELDS}
@@ -59,6 +84,7 @@ class Event:
 _EVENT_FIELDS = tuple(f.name for f in fields(Event))
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One paper of the merged catalogue.
@@ -134,12 +160,6 @@ class Paper:
             return "spotlight"
         return "poster"
 
-    def __reduce__(self) -> tuple[type[Paper], tuple[object, ...]]:
-        """Pickle as a call with the field values, as :class:`Event` does: the parsed
-        sources kept between builds hold ~14,000 papers, and their default dataclass
-        states made a third of a join by hand's build."""
-        return Paper, tuple(getattr(self, name) for name in _PAPER_FIELDS)
-
     def cleared(self, *names: str) -> Paper:
         """This paper with the fields ``names`` back at their defaults (empty)."""
         defaults: dict[str, Any] = {n: Paper.__dataclass_fields__[n].default for n in names}
@@ -174,8 +194,14 @@ class Paper:
 
 def filled(first: _D, second: _D) -> _D:
     """``first`` with each empty field (``""``, ``()``, ``None``, false) taken from ``second``."""
-    values = {f.name: getattr(first, f.name) or getattr(second, f.name) for f in fields(first)}
-    return replace(first, **values)
+    kind = type(first)
+    names = _FIELD_NAMES.get(kind) or _FIELD_NAMES.setdefault(kind, _init_fields(kind))
+    # What ``replace`` does with every field given, without its checks (a merge fills
+    # ~14,000 rows and papers; ``fields`` and ``replace`` were most of that).
+    return kind(**{n: getattr(first, n) or getattr(second, n) for n in names})
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))

@@ -95,14 +95,16 @@ def kept() -> KeptPapers | None:
 
 def stage_key(sources: Sequence[tuple[Path, bytes, SourceData]]) -> bytes:
     """A digest of what decides the table entries: each source (in the merge's order) that
-    adds rows, abstracts or records other than joins by hand, the venues, the code."""
+    adds rows, abstracts or records other than joins by hand, the venues, the code.
+
+    ``sources`` are each source's path, the SHA-256 of its bytes and what reading it gave."""
     digest = hashlib.sha256(f"{_MAGIC}\nvenues {declared_digest()}\n".encode())
     for path in _code_files():
         digest.update(path.read_bytes())
-    for path, data, parsed in sources:
+    for path, sha, parsed in sources:
         if parsed.rows or parsed.abstracts or parsed.official or not _by_hand_only(parsed):
             where = str(path).encode("utf-8", "surrogateescape")
-            digest.update(where + b"\0" + hashlib.sha256(data).digest())
+            digest.update(where + b"\0" + sha)
     return digest.digest()
 
 

@@ -26,7 +26,9 @@ from index_builder.sources.types import SourceData, TableRow
 TABLE_KEY = venues.DEFAULT.key
 TABLE_VENUE = venues.DEFAULT.name
 """The conference of the paper table (the bundled one, and tables in its format)."""
-_MARKUP = re.compile(r"[\W_]+")
+_WORDS = re.compile(r"[^\W_]+")
+_ASCII_MARKUP = bytes(c if c < 128 and chr(c).isalnum() else 0x20 for c in range(256))
+"""Bytes table: an ASCII letter or digit stays, anything else (``_`` too) becomes a space."""
 
 Official = dict[tuple[str, int], tuple[str, str]]
 """``(namespace, event id) -> (official abstract, file name)``."""
@@ -97,8 +99,13 @@ def official_of(row: TableRow, talks: Sequence[TableRow], files: Official) -> tu
 
 
 def markup_key(raw: str) -> str:
-    """Text with whitespace, punctuation and markup characters set aside, case folded."""
-    return " ".join(_MARKUP.sub(" ", unicodedata.normalize("NFKC", raw)).casefold().split())
+    """Text with whitespace, punctuation and markup characters set aside, case folded:
+    its runs of letters and digits, lowercased, one space apart."""
+    # Nearly every abstract is ASCII, where NFKC changes nothing and the bytes table
+    # does what the expression does, a few times faster (a build keys ~13,000 texts).
+    if raw.isascii():
+        return " ".join(raw.encode().translate(_ASCII_MARKUP).decode().lower().split())
+    return " ".join(_WORDS.findall(unicodedata.normalize("NFKC", raw))).casefold()
 
 
 def certain_joins(official: Mapping[int, str], pool: Sequence[str]) -> dict[int, int]:

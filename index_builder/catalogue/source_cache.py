@@ -26,7 +26,10 @@ _MAGIC = "paperscope-parsed-sources"
 
 
 class SourceCache:
-    """Parsed sources by (resolved path, SHA-256 of the bytes); see the module notes."""
+    """Parsed sources by (resolved path, SHA-256 of the bytes); see the module notes.
+
+    Callers hand the SHA-256 (``digest``) of the file's bytes, which they computed once.
+    """
 
     def __init__(self, file: Path | None) -> None:
         self.file = file
@@ -34,9 +37,9 @@ class SourceCache:
         self.used: dict[tuple[str, str], bytes] = {}
         self.hits = 0
 
-    def get(self, path: Path, data: bytes) -> SourceData | None:
-        """The parsed source for ``path`` holding ``data``, if it was parsed before."""
-        key = _key(path, data)
+    def get(self, path: Path, digest: bytes) -> SourceData | None:
+        """The parsed source for ``path`` whose bytes hash to ``digest``, if parsed before."""
+        key = _key(path, digest)
         stored = self.entries.get(key)
         if stored is None:
             return None
@@ -48,9 +51,9 @@ class SourceCache:
         self.hits += 1
         return parsed
 
-    def put(self, path: Path, data: bytes, parsed: SourceData) -> None:
+    def put(self, path: Path, digest: bytes, parsed: SourceData) -> None:
         """Keep what reading ``path`` gave (a copy, before anything else touches it)."""
-        self.used[_key(path, data)] = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+        self.used[_key(path, digest)] = pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
 
     def save(self) -> None:
         """Write the entries this build used (when they changed)."""
@@ -58,16 +61,14 @@ class SourceCache:
             write_pickle(self.file, (_MAGIC, self.used))
 
 
-def _key(path: Path, data: bytes) -> tuple[str, str]:
-    """The file's resolved path, and a digest of its bytes and of the declared venues (a
-    feed's records are read as the venue the config declares for its file name)."""
+def _key(path: Path, digest: bytes) -> tuple[str, str]:
+    """The file's resolved path, and a digest of its bytes' SHA-256 and of the declared
+    venues (a feed's records are read as the venue the config declares for its file name)."""
     try:
         where = str(path.resolve())
     except (OSError, RuntimeError):
         where = str(path)
-    digest = hashlib.sha256(data)
-    digest.update(declared_digest().encode())
-    return where, digest.hexdigest()
+    return where, hashlib.sha256(digest + declared_digest().encode()).hexdigest()
 
 
 def _load(file: Path) -> dict[tuple[str, str], bytes]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from index_builder.model import Event, Paper
+from index_builder.model import Event, Paper, pickled_as_call
 from index_builder.sources import json_fields as fields
 from index_builder.sources.join_lines import JOINS_FILE, JoinLine, NotAJoin, join_line
 from index_builder.sources.json_fields import clean, event_id_of
@@ -33,6 +33,7 @@ class RecordError(ValueError):
     """One record of a file that cannot be used (it is skipped and counted)."""
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class PaperRecord:
     """What one entry of a JSON, JSONL or BibTeX file says about a paper, and where it stands.

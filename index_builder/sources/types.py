@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from index_builder.model import Paper, SourceProblem
+from index_builder.model import Paper, SourceProblem, pickled_as_call
 from index_builder.sources.records import PaperRecord
-from index_builder.text.safe import safe_json
+from index_builder.text.safe import json_strings_safe, safe_json
 
 
 class SourceError(Exception):
@@ -30,13 +30,16 @@ def load_json(text: str | bytes, error: type[Exception] = SourceError) -> Any:
     The message says why: ``not valid JSON (Expecting value at line 3)``.
     """
     try:
-        return safe_json(json.loads(text))
+        data = json.loads(text)
+        # A 10 MB feed has ~340,000 strings; checking its text once spares visiting each.
+        return data if isinstance(text, str) and json_strings_safe(text) else safe_json(data)
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
     except (ValueError, RecursionError) as exc:
         raise error(f"not valid JSON ({exc.__class__.__name__})") from exc
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One row of a paper table or a conference feed: the paper it states, and its event.
@@ -59,6 +62,7 @@ class TableRow:
     """A feed's ``uid``: the same on every row (poster, oral, spotlight) of one paper."""
 
 
+@pickled_as_call
 @dataclass(frozen=True, slots=True)
 class AbstractEntry:
     """One abstract of a list: its text and where it was found (1-based position)."""

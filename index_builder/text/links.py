@@ -69,15 +69,16 @@ def scan(text: str, link: Callable[[str, str, str], str]) -> str:
 
 
 def may_link(text: str) -> bool:
-    """False only when :data:`LINK` cannot match ``text``: each of its kinds needs a ``\\``
-    (``\\url``, ``\\href``), ``](`` (Markdown), ``://``, ``www.`` or a code host's
+    """False only when :data:`LINK` cannot match ``text``: each of its kinds needs a
+    ``\\url`` or ``\\href``, ``](`` (Markdown), ``://``, ``www.`` or a code host's
     ``.co``/``.org``. Most abstracts hold none of them, and these look-ups cost far less
     than the expression's scan (0.8 s of a catalogue's first build). Case is folded as
     the expression's: none of these letters has another letter folding to it."""
-    if "\\" in text or "](" in text or "://" in text:
+    if "](" in text or "://" in text:
         return True
     lowered = text.lower()
-    return "www." in lowered or ".co" in lowered or ".org" in lowered
+    # A backslash alone is no sign: the LaTeX of most abstracts with math has some.
+    return any(sign in lowered for sign in ("\\url", "\\href", "www.", ".co", ".org"))
 
 
 def _kept_length(raw: str) -> int:

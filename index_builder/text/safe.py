@@ -12,7 +12,7 @@ from typing import Any
 
 from index_builder.text.words import each_non_ascii_run, strip_accents
 
-__all__ = ["fold", "safe", "safe_json"]
+__all__ = ["fold", "json_strings_safe", "safe", "safe_json"]
 
 _ESCAPE_SEQ = re.compile(
     r"[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC strings
@@ -32,6 +32,8 @@ _BIDI_TAILS = frozenset(
     chr(c).encode()[1:] for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 )
 """What follows the lead byte in the UTF-8 of a C1 control or a bidi override."""
+_JSON_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+_KEPT_ESCAPES = frozenset('"\\/nt')
 
 
 def safe(text: str) -> str:
@@ -67,6 +69,31 @@ def _has_controls(text: str) -> bool:
                 return True
             at = raw.find(lead, at + 1)
     return False
+
+
+def json_strings_safe(text: str) -> bool:
+    """True when every string of the JSON document ``text`` (keys too) is already :func:`safe`,
+    so :func:`safe_json` would give its parsed data back unchanged.
+
+    For a document ``json.loads`` accepts (strict: no raw control inside a string). A
+    string is changed by :func:`safe` exactly when it holds a character of
+    :data:`_CONTROL`. Raw, such a character can only be a C1 control, DEL or a bidi
+    override (a raw CR, tab or newline lies between the values), and escaped, it is a
+    ``\\b``, ``\\f``, ``\\r`` or a ``\\u`` escape of one.
+    """
+    if _has_controls(text.replace("\r", "") if "\r" in text else text):
+        return False
+    if "\\" not in text:
+        return True
+    # In a JSON document every backslash starts an escape, so matching from the left
+    # reads each escape as the parser does (an escaped backslash is one match).
+    for escape in set(_JSON_ESCAPE.findall(text)):
+        if len(escape) == 1:
+            if escape not in _KEPT_ESCAPES:
+                return False
+        elif _CONTROL.match(chr(int(escape[1:], 16))):
+            return False
+    return True
 
 
 def safe_json(data: Any) -> Any:

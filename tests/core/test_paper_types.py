@@ -99,3 +99,25 @@ def test_a_bookmark_keeps_a_copy_of_its_paper_and_the_same_json() -> None:
         "aliases", "url", "openreview_url", "session", "starts_at", "ends_at", "title_derived",
     ]  # fmt: skip
     assert bm.to_json()["aliases"] == ["a1"] and Bookmark.from_json(bm.to_json()) == bm
+
+
+def test_the_cached_types_pickle_as_calls_of_their_class() -> None:
+    import pickle
+
+    from index_builder.sources.records import PaperRecord
+    from index_builder.sources.types import AbstractEntry, TableRow
+
+    event = Event("oral", "Session 2", "2026-07-14T10:00", "", 7, "Hall A", "#12")
+    paper = Paper("7", "T", title_raw="T", authors=("A B",), events=(event,), oral=True)
+    values = [
+        event,
+        paper,
+        TableRow(7, "Oral", paper, venue_key="icml2026", related=(8, 9), uid="u"),
+        AbstractEntry("list.txt", 3, "An abstract."),
+        PaperRecord("joins.jsonl", 2, paper, hand=True),
+    ]
+    for value in values:
+        kind, args = value.__reduce__()
+        assert kind is type(value)
+        assert args == tuple(getattr(value, f.name) for f in dataclasses.fields(value))
+        assert pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)) == value
