@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from tests.helpers.cli import run_cli
+from tests.helpers.faults import paperscope
 
 
 def _child(args: tuple[str, ...], home: Path, env: Mapping[str, str] | None, out: int) -> NoReturn:
@@ -64,3 +65,12 @@ def forked_cli(
     assert data, f"paperscope {' '.join(args)} ended without a result (wait status {status})"
     done: subprocess.CompletedProcess[str] = pickle.loads(data)
     return done
+
+
+def run_forked(
+    home: Path, argv: list[str], timeout: float = 120, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """:func:`tests.helpers.faults.run` of a ``paperscope(...)`` argv, in a forked child."""
+    prefix = paperscope()
+    assert argv[: len(prefix)] == prefix, f"not a paperscope command: {argv}"
+    return forked_cli(*argv[len(prefix) :], home=home, env=env, timeout=timeout)
