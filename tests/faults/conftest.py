@@ -9,6 +9,5 @@ from tests.helpers.tui_fixtures import (  # noqa: F401
     tui_no_similar_pause,
     tui_papers,
     tui_quick_idle_checks,
-    tui_release_styles_caches,
     tui_utc,
 )

@@ -3,8 +3,9 @@
 Before, a pipe hung the first frame and ``doctor``, ``agenda``, ``show`` and ``cite``;
 ``/dev/zero`` ended ``doctor`` in a MemoryError; the deep nesting in a RecursionError.
 Now only a regular file of at most 1 MB is read, and a file that cannot be read or
-parsed is named in one line, with the defaults used. Real processes; a hang is a
-``TimeoutExpired``, the first frame is waited for in tmux.
+parsed is named in one line, with the defaults used. Each command runs in a process of
+its own (forked from the test's: :func:`~tests.helpers.faults_cli.forked_cli`); a hang is
+a ``TimeoutExpired``, the first frame is waited for in tmux.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
+from tests.helpers.faults_cli import forked_cli
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.waiting import wait_until, wait_until_stable
 
@@ -70,7 +72,7 @@ def test_a_bad_config_is_named_and_the_command_runs(
 ) -> None:
     home = _home_with(built_home, tmp_path, case)
     try:
-        done = run(home, paperscope(*command), timeout=60)
+        done = forked_cli(*command, home=home, timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail(f"paperscope {' '.join(command)} hung on a config that is a {case}")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

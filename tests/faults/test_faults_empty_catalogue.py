@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from index_builder.search.engine import SearchIndex
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.tui_fixtures import AppFactory
 from tests.helpers.tui_helpers import ready, settle, type_query
 
@@ -36,7 +37,7 @@ def test_search_on_no_papers_says_so(tmp_path: Path, empty_source: bool) -> None
     if empty_source:
         (tmp_path / "empty.txt").write_text("")
         argv += ["--source", str(tmp_path / "empty.txt")]
-    done = run(tmp_path / "home", paperscope(*argv, "search", "diffusion"))
+    done = run_forked(tmp_path / "home", paperscope(*argv, "search", "diffusion"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "0 of 0 papers for 'diffusion'" in done.stdout, done.stdout
     assert "the catalogue holds no papers" in done.stderr, done.stderr

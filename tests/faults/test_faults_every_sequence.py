@@ -22,6 +22,7 @@ import pytest
 from index_builder.paths import Paths
 from index_builder.text.safe import safe
 from tests.helpers.faults import paperscope, run
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.hostile_data import unsafe_chars
 from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
@@ -101,7 +102,7 @@ def home_and_argv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[
     root = tmp_path_factory.mktemp("every-sequence")
     argv = paperscope("--no-bundled", "--source", str(hostile_source(root / "src")))
     for action in (["add", PAPER_ID], ["note", PAPER_ID, f"my note {IN_ARGV} end"]):
-        done = run(root / "home", [*argv, "reading-list", *action])
+        done = run_forked(root / "home", [*argv, "reading-list", *action])
         assert done.returncode == 0, done.stderr
     return root / "home", argv
 
@@ -134,7 +135,7 @@ def test_every_command_line_output_is_clean(
     home_and_argv: tuple[Path, list[str]], command: list[str]
 ) -> None:
     home, argv = home_and_argv
-    done = run(home, [*argv, *command])
+    done = run(home, [*argv, *command])  # started afresh: its pipe read as text (CRLF as \n)
     assert "Traceback" not in done.stderr, done.stderr
     if IN_ARGV in command[-1]:  # the message quotes the typed id, escaped, as text
         assert unsafe_chars(done.stderr) == [] and done.returncode == 1, done.stderr
@@ -153,7 +154,7 @@ def test_an_export_to_a_file_is_clean(home_and_argv: tuple[Path, list[str]]) -> 
     home, argv = home_and_argv
     for fmt in ("markdown", "csv", "bibtex", "json", "ics"):
         out = home.parent / f"out.{fmt}"
-        done = run(home, [*argv, "reading-list", "export", "--format", fmt, "-o", str(out)])
+        done = run_forked(home, [*argv, "reading-list", "export", "--format", fmt, "-o", str(out)])
         assert done.returncode == 0, done.stderr
         text = out.read_text(encoding="utf-8")
         clean(text.replace("\r\n", "\n"), fmt)  # an .ics ends its lines with CRLF
@@ -211,7 +212,7 @@ def test_an_osc8_link_in_an_abstract_keeps_its_text(tmp_path: Path) -> None:
     abstract = "See \x1b]8;;http://evil/\x1b\\link \x1b]8;;\x1b\\and more."
     source = tmp_path / "osc8.json"
     source.write_text(json.dumps([{"event_id": 88124, "title": "Osc eight", "abstract": abstract}]))
-    done = run(
+    done = run_forked(
         tmp_path / "home", paperscope("--no-bundled", "--source", str(source), "show", "88124")
     )
     assert done.returncode == 0, done.stderr

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.shared_builds import build_once
 
 OSC52 = "\x1b]52;c;ZXZpbA==\x07"
@@ -34,7 +35,7 @@ def _build_hostile(folder: Path) -> None:
     )
     argv = paperscope("--no-bundled", "--source", str(source))
     for action in (["add", "88004"], ["note", "88004", f"note {OSC52}{OSC0}end"]):
-        done = run(folder / "home", [*argv, "reading-list", *action])
+        done = run_forked(folder / "home", [*argv, "reading-list", *action])
         assert done.returncode == 0, done.stderr
 
 
@@ -56,7 +57,7 @@ def hostile(hostile_built: Path, tmp_path: Path) -> tuple[Path, list[str]]:
 @pytest.mark.parametrize("fmt", ["csv", "markdown", "bibtex"])
 def test_text_exports_hold_no_escape_sequences(hostile: tuple[Path, list[str]], fmt: str) -> None:
     home, argv = hostile
-    done = run(home, [*argv, "reading-list", "export", "--format", fmt])  # stdout is a pipe
+    done = run_forked(home, [*argv, "reading-list", "export", "--format", fmt])  # stdout is a pipe
     assert done.returncode == 0, done.stderr
     assert "Title" in done.stdout and "Reversed" in done.stdout
     for bad in BAD:
@@ -70,7 +71,7 @@ def test_text_exports_hold_no_escape_sequences(hostile: tuple[Path, list[str]], 
 
 def test_dump_csv_holds_no_escape_sequences(hostile: tuple[Path, list[str]]) -> None:
     home, argv = hostile
-    done = run(home, [*argv, "dump", "--format", "csv"])
+    done = run_forked(home, [*argv, "dump", "--format", "csv"])
     assert done.returncode == 0, done.stderr
     assert "Title" in done.stdout
     for bad in BAD:
@@ -79,7 +80,7 @@ def test_dump_csv_holds_no_escape_sequences(hostile: tuple[Path, list[str]]) -> 
 
 def test_json_export_keeps_the_text_without_sequences(hostile: tuple[Path, list[str]]) -> None:
     home, argv = hostile
-    done = run(home, [*argv, "reading-list", "export", "--format", "json"])
+    done = run_forked(home, [*argv, "reading-list", "export", "--format", "json"])
     assert done.returncode == 0, done.stderr
     bookmark = json.loads(done.stdout)["bookmarks"][0]
     # Made safe where the source was read (issue 36.1), so not even ``jq -r`` replays one.

@@ -1,6 +1,8 @@
 """Escape sequences in a feed never reach a real terminal (issue 36.1), shown in tmux.
 
-The issue's reproduction: bookmark 64188, ``update`` from a feed, then from a copy where
+The issue's reproduction: bookmark 64188, ``update`` from a feed (64188 and 39 other
+records of the ICML feed, on a copy of the run's warm home: what is checked is the one
+changed record, not the feed's size or a first build), then from a copy where
 64188's name is an OSC 52 clipboard write and an OSC 2 title (both ended by ``ESC \\``),
 its session changed and its room ``Hall ESC]0;OSCTITLE BEL D``. The bare ``paperscope``
 in tmux with ``set-clipboard on`` shows the "Since the last update" notice: tmux's
@@ -21,7 +23,7 @@ import pytest
 from index_builder.paths import HOME_ENV
 from tests.helpers.faults import paperscope, run
 from tests.helpers.feed_cli import update_cli
-from tests.helpers.feed_data import ICML_FEED, write_icml
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.waiting import wait_until, wait_until_stable
 
@@ -36,10 +38,26 @@ pytestmark = [
 ]
 
 
+def _write_feed(folder: Path, size: int = 40) -> Path:
+    """The ICML feed cut to 64188 and the first ``size - 1`` other records, with their
+    abstracts, written into ``folder``."""
+    feed = icml_feed()
+    results = feed["results"]
+    kept = [r for r in results if r["id"] == 64188] + [r for r in results if r["id"] != 64188]
+    kept = kept[:size]
+    ids = {str(r["id"]) for r in kept}
+    abstracts = {k: v for k, v in icml_abstracts().items() if k in ids}
+    folder.mkdir(parents=True)
+    page = {**feed, "count": len(kept), "results": kept}
+    (folder / ICML_FEED).write_text(json.dumps(page), encoding="utf-8")
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts), encoding="utf-8")
+    return folder
+
+
 def _hostile_update(tmp_path: Path, home: Path) -> None:
     """64188 bookmarked, then two updates: the second renames and moves it, hostile."""
     assert run(home, paperscope("reading-list", "add", "64188")).returncode == 0
-    first = write_icml(tmp_path / "first")
+    first = _write_feed(tmp_path / "first")
     done = update_cli(home, "--from", str(first))
     assert done.returncode == 0, done.stderr
     feed = json.loads((first / ICML_FEED).read_text(encoding="utf-8"))
@@ -65,9 +83,9 @@ def _notice_in_tmux(tmux: TmuxServer, home: Path, session: str) -> str:
 
 
 def test_a_hostile_feed_changes_no_clipboard_and_no_title(
-    tmp_path: Path, tmux_server: TmuxServer
+    tmp_path: Path, warm_home_copy: Path, tmux_server: TmuxServer
 ) -> None:
-    home = tmp_path / "home"
+    home = warm_home_copy
     _hostile_update(tmp_path, home)
     tmux = tmux_server
     tmux("new-session", "-d", "-s", "keep", "-x", "120", "-y", "36")

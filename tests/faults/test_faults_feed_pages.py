@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.feed_cli import one_line_error, pages, pair, stored, update_cli
+from tests.helpers.faults_cli import forked_cli
+from tests.helpers.feed_cli import one_line_error, pages, pair, stored
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
 from tests.helpers.feed_server import Answer, Site, serve
 
@@ -41,10 +42,10 @@ def answered(site: Site, since: int) -> list[tuple[str, str]]:
 def test_a_change_on_a_later_page_is_found_though_page_1_is_unchanged(tmp_path: Path) -> None:
     with serve() as site:
         site.files.update(paged(site.url))
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
+        assert forked_cli("update", "--from", site.url, home=tmp_path).returncode == 0
         changed = retitle_on_page_3(site)
         since = len(site.requests)
-        done = update_cli(tmp_path, "--from", site.url)
+        done = forked_cli("update", "--from", site.url, home=tmp_path)
         asked = answered(site, since)
     assert done.returncode == 0, done.stderr
     assert "unchanged" not in done.stdout, done.stdout
@@ -58,9 +59,9 @@ def test_a_change_on_a_later_page_is_found_though_page_1_is_unchanged(tmp_path: 
 def test_every_page_unchanged_is_one_conditional_request_each(tmp_path: Path) -> None:
     with serve() as site:
         site.files.update(paged(site.url))
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
+        assert forked_cli("update", "--from", site.url, home=tmp_path).returncode == 0
         before, since = stored(tmp_path), len(site.requests)
-        again = update_cli(tmp_path, "--from", site.url)
+        again = forked_cli("update", "--from", site.url, home=tmp_path)
         asked = answered(site, since)
     assert again.returncode == 0 and "unchanged" in again.stdout, again.stdout
     assert [a for _, a in asked] == ["304"] * 5  # four pages and the abstracts
@@ -70,9 +71,9 @@ def test_every_page_unchanged_is_one_conditional_request_each(tmp_path: Path) ->
 def test_force_always_fetches_every_page(tmp_path: Path) -> None:
     with serve() as site:
         site.files.update(paged(site.url))
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
+        assert forked_cli("update", "--from", site.url, home=tmp_path).returncode == 0
         since = len(site.requests)
-        forced = update_cli(tmp_path, "--from", site.url, "--force")
+        forced = forked_cli("update", "--from", site.url, "--force", home=tmp_path)
         requests = site.requests[since:]
     assert forced.returncode == 0, forced.stderr
     assert "ICML 2026: unchanged (40 papers, the same as stored)" in forced.stdout
@@ -87,7 +88,7 @@ def test_a_next_page_redirected_to_another_origin_is_refused(tmp_path: Path) -> 
         elsewhere = other.url + f"{ICML_FEED}?page=2"
         files[f"{ICML_FEED}?page=2"] = Answer(b"", status=302, location=elsewhere)
         site.files.update(files)
-        done = update_cli(tmp_path, "--from", site.url)
+        done = forked_cli("update", "--from", site.url, home=tmp_path)
         followed = len(other.requests)
     one_line_error(done, "which is not on 127.0.0.1; refused")
     assert followed == 0 and stored(tmp_path) == {}
@@ -99,7 +100,7 @@ def test_a_redirect_on_the_same_origin_is_still_followed(tmp_path: Path) -> None
         files["moved.json"] = files[f"{ICML_FEED}?page=2"]
         files[f"{ICML_FEED}?page=2"] = Answer(b"", status=302, location=site.url + "moved.json")
         site.files.update(files)
-        done = update_cli(tmp_path, "--from", site.url)
+        done = forked_cli("update", "--from", site.url, home=tmp_path)
     assert done.returncode == 0, done.stderr
     assert len(json.loads(pair(tmp_path)[0] or b"")["results"]) == 40
 
@@ -107,7 +108,7 @@ def test_a_redirect_on_the_same_origin_is_still_followed(tmp_path: Path) -> None
 def test_records_beyond_the_count_are_refused(tmp_path: Path) -> None:
     with serve() as site:
         site.files.update(paged(site.url, count=30))  # four pages of ten, "count": 30
-        done = update_cli(tmp_path, "--from", site.url)
+        done = forked_cli("update", "--from", site.url, home=tmp_path)
     one_line_error(done, "40 records came where its count states 30; refused")
     assert stored(tmp_path) == {}
 
@@ -118,5 +119,5 @@ def test_a_count_lower_than_one_page_holds_is_refused(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / ICML_FEED).write_text(json.dumps({**feed, "count": 25}), encoding="utf-8")
     (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts), encoding="utf-8")
-    done = update_cli(tmp_path / "home", "--from", str(folder))
+    done = forked_cli("update", "--from", str(folder), home=tmp_path / "home")
     one_line_error(done, "40 records came where its count states 25; refused")

@@ -17,6 +17,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from tests.helpers.faults import namespace_problem
+from tests.helpers.faults_cli import forked_cli
 
 COMMANDS = {
     "bare": [],
@@ -30,10 +31,15 @@ COMMANDS = {
 }
 
 
-def paperscope(
+def paperscope(argv: list[str], home: str | Path) -> subprocess.CompletedProcess[str]:
+    """``paperscope ARGV`` on ``home`` in a forked process (stdin closed: no TUI by mistake)."""
+    return forked_cli(*argv, home=Path(home))
+
+
+def spawned(
     argv: list[str], env: dict[str, str], prefix: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``paperscope ARGV`` (stdin closed, so a TUI could not start by mistake)."""
+    """Start ``paperscope ARGV`` afresh with ``env`` (stdin closed), after ``prefix``."""
     return subprocess.run(
         [*prefix, sys.executable, "-m", "tui", *argv],
         env=env,
@@ -63,7 +69,7 @@ def env_with(home: str) -> dict[str, str]:
 def test_home_is_a_file(tmp_path: Path, command: str) -> None:
     home = tmp_path / "home"
     home.write_text("not a folder")
-    done = paperscope(COMMANDS[command], env_with(str(home)))
+    done = paperscope(COMMANDS[command], home)
     assert_clear_failure(done, "home", "file is in the way")
     assert home.read_text() == "not a folder"
 
@@ -73,7 +79,7 @@ def test_a_file_in_place_of_one_folder(tmp_path: Path, sub: str) -> None:
     home = tmp_path / "home"
     home.mkdir()
     (home / sub).write_text("mine")
-    done = paperscope(COMMANDS["search"], env_with(str(home)))
+    done = paperscope(COMMANDS["search"], home)
     assert_clear_failure(done, sub)
     assert (home / sub).read_text() == "mine"
 
@@ -84,13 +90,13 @@ def test_a_file_in_place_of_one_folder(tmp_path: Path, sub: str) -> None:
     ["/proc/paperscope-home", "/proc/self/status/home", "/dev/null", "/dev/null/home"],
 )
 def test_home_where_nothing_can_be_created(command: str, home: str) -> None:
-    done = paperscope(COMMANDS[command], env_with(home))
+    done = paperscope(COMMANDS[command], home)
     assert_clear_failure(done, "home")
 
 
 def test_home_name_too_long(tmp_path: Path) -> None:
     home = tmp_path / ("h" * 300)
-    done = paperscope(COMMANDS["search"], env_with(str(home)))
+    done = paperscope(COMMANDS["search"], home)
     assert_clear_failure(done, "home")
 
 
@@ -102,7 +108,7 @@ def test_platform_dirs_unusable_without_paperscope_home(tmp_path: Path) -> None:
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         env[name] = str(blocker)
     for command in ("bare", "search"):
-        done = paperscope(COMMANDS[command], env)
+        done = spawned(COMMANDS[command], env)
         assert_clear_failure(done, "home")
 
 
@@ -120,5 +126,5 @@ def test_read_only_home(tmp_path: Path, command: str, existing: bool) -> None:
             (home / sub).mkdir()
     setup = f'mount --bind -o ro {home} {home} && exec "$@"'
     prefix = ("unshare", "-m", "--propagation", "private", "sh", "-c", setup, "sh")
-    done = paperscope(COMMANDS[command], env_with(str(home)), prefix)
+    done = spawned(COMMANDS[command], env_with(str(home)), prefix)
     assert_clear_failure(done, "home")

@@ -1,7 +1,7 @@
 """Index faults on real files and real processes: SIGKILLed builds, stale locks, damage.
 
 Builds of the whole bundled catalogue take seconds, so most cases work on a slice of
-it (the two Massart papers and a few hundred others) built once per module and copied
+it (the two Massart papers and 150 others) built once per module and copied
 per test; the acceptance scenario of issue 6 (a first build killed after 2 s, then
 every index file overwritten with garbage) runs the real CLI on the whole catalogue.
 """
@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -29,7 +30,9 @@ from tests.helpers.shared_builds import build_once, copy_home
 from tui.shared.context import Context
 
 MASSART = "massart noise"
-SLICE = 400
+SLICE = 150
+"""Papers of the slice besides the two Massart papers: enough for a build with phases to
+kill it in and files to damage; each of the ~20 rebuilds here takes ~1 s (400: ~2.5 s)."""
 
 
 def massart_titles(index: SearchIndex) -> list[str]:
@@ -129,61 +132,65 @@ def test_killed_cli_rebuild_leaves_the_old_index_usable(
     assert leftovers == []
 
 
-BUILD_SCRIPT = """
-import json, sys
-from pathlib import Path
-from index_builder.paths import Paths
-from index_builder.search.engine import SearchIndex
-from tui.shared.context import Context
-warm, ids_file, folder = sys.argv[1:4]
-root = Path(warm)
-cat = Context(paths=Paths(root / "config", root / "data", root / "cache")).catalogue()
-wanted = json.loads(Path(ids_file).read_text())
-by_id = {p.id: p for p in cat.papers}
-index = SearchIndex(Path(folder), [by_id[i] for i in wanted], "slice")
-print("building", flush=True)
-index.build(lambda done, total: print("progress", done, total, flush=True))
-print("built", flush=True)
-"""
-
 MOMENTS = (0.0, 0.3, 0.6, 0.9)
 """Where the builds are killed: the share of the build's own progress reached (0: the
 temporary folder is made; the gathering of documents, then the writing, follow)."""
 
 
-def kill_at_progress(cmd: list[str], share: float) -> tuple[int, str]:
-    """Start the build ``cmd`` and SIGKILL it as soon as it reports ``share`` of its work.
+def _build_and_exit(folder: Path, papers: tuple[Paper, ...], out: int) -> NoReturn:
+    """In a forked child: build the index of ``papers`` into ``folder``, reporting on the
+    pipe ``out`` (``building``, ``progress DONE TOTAL`` lines, ``built``); never returns."""
+    status = 1
+    try:
+        with os.fdopen(out, "w") as lines:
+            index = SearchIndex(folder, papers, "slice")
+            print("building", file=lines, flush=True)
+            index.build(lambda done, total: print("progress", done, total, file=lines, flush=True))
+            print("built", file=lines, flush=True)
+            status = 0
+    finally:
+        os._exit(status)  # never back into pytest
 
-    Returns its exit status and the last line it printed: the moment is the build's
-    own, whatever the load on the machine does to its speed.
+
+def kill_at_progress(folder: Path, papers: tuple[Paper, ...], share: float) -> tuple[int, str]:
+    """Build the index of ``papers`` into ``folder`` in a process of its own and SIGKILL it
+    as soon as it reports ``share`` of its work.
+
+    The process is forked from this one, where the libraries and the papers are loaded
+    (a fresh Python spent a second starting and two more importing what the vectors need
+    before each kill). Returns its status as ``subprocess`` gives it (``-9`` when killed)
+    and the last line it printed: the moment is the build's own, whatever the load on
+    the machine does to its speed.
     """
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        _build_and_exit(folder, papers, write)
+    os.close(write)
     last = ""
-    for line in proc.stdout:
-        last = line.strip()
-        words = last.split()
-        if words[:1] == ["progress"] and int(words[1]) >= share * int(words[2]):
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-    proc.stdout.close()
-    return proc.wait(timeout=30), last
+    with os.fdopen(read) as lines:
+        for line in lines:
+            last = line.strip()
+            words = last.split()
+            if words[:1] == ["progress"] and int(words[1]) >= share * int(words[2]):
+                os.kill(pid, signal.SIGKILL)
+                break
+    _, status = os.waitpid(pid, 0)
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status), last
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("with_old", [False, True], ids=["first-build", "rebuild"])
 def test_build_killed_at_many_moments_recovers(
-    warm_home: Path, small: tuple[Paper, ...], pristine: Path, tmp_path: Path, with_old: bool
+    small: tuple[Paper, ...], pristine: Path, tmp_path: Path, with_old: bool
 ) -> None:
-    ids_file = tmp_path / "ids.json"
-    ids_file.write_text(json.dumps([p.id for p in small]))
     folder = tmp_path / "cache" / "index"
     folder.parent.mkdir(parents=True)
-    cmd = [sys.executable, "-c", BUILD_SCRIPT, str(warm_home), str(ids_file), str(folder)]
     for share in MOMENTS:
         if with_old and not folder.exists():
             shutil.copytree(pristine, folder)
-        status, last = kill_at_progress(cmd, share)
+        status, last = kill_at_progress(folder, small, share)
         moment = f"killed at {share:.0%} of the build ({last})"
         assert status == -signal.SIGKILL, f"the build was not killed: it ended ({moment})"
         assert any(p.name != "index" for p in folder.parent.iterdir()), moment  # mid-build

@@ -1,8 +1,9 @@
 """Issue 36.3, 36.10, 36.11: a hostile ``joins.jsonl`` under the real ``paperscope join``.
 
 A named pipe or a link to ``/dev/zero`` where the joins file is: every ``join`` command
-says so in one line and ends (the subprocess timeout is the hang detector); a join
-whose paper left the feed is named by ``join --list`` and ``doctor``.
+says so in one line and ends (each command is a process of its own, forked from the
+test's: its timeout is the hang detector); a join whose paper left the feed is named by
+``join --list`` and ``doctor``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from tests.helpers.catalogue_data import (
     TABLE,
     table_copy,
 )
-from tests.helpers.join_homes import Command, built_join_home, copied_join_home, paperscope_on
+from tests.helpers.faults_cli import forked_cli
+from tests.helpers.join_homes import Command, built_join_home, copied_join_home
 
 JOIN_COMMANDS = [
     ("join", "--list"),
@@ -39,7 +41,8 @@ def listed(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
 
 def cli(tmp_path: Path, listed: Path, table: Path = TABLE) -> Command:
     """``paperscope`` on ``table`` (default: the real one) and the lone-abstract list."""
-    return paperscope_on(tmp_path / "home", table, listed, timeout=120)
+    sources = ("--no-bundled", "--source", str(table), "--source", str(listed))
+    return lambda *args: forked_cli(*sources, *args, home=tmp_path / "home", timeout=120)
 
 
 def joins_file(tmp_path: Path) -> Path:

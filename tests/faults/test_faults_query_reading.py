@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
+from tests.helpers.faults_cli import run_forked
 
 if TYPE_CHECKING:
     from index_builder.search.engine import SearchIndex
@@ -24,7 +25,7 @@ TOPICS = ["diffusion", "transformer", "graph", "language", "vision", "robot", "k
 
 def search(home: Path, query: str) -> dict[str, Any]:
     """``paperscope search --json QUERY`` on ``home``."""
-    done = run(home, paperscope("search", "--json", query))
+    done = run_forked(home, paperscope("search", "--json", query))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -47,7 +48,7 @@ def test_a_query_read_differently_says_so(warm_home: Path) -> None:
     query = " OR ".join(f"w{i}" for i in range(130))
     result = search(warm_home, query)
     assert result["fallback"] is True and result["fallback_reason"] == "too many terms"
-    done = run(warm_home, paperscope("search", query))
+    done = run_forked(warm_home, paperscope("search", query))
     assert "Read as plain words: too many terms" in done.stdout
 
 
@@ -64,7 +65,7 @@ def test_a_deep_query_is_read_as_plain_words_by_the_real_cli(warm_home: Path) ->
         result = search(warm_home, query)
         assert result["fallback"] is True, query[:20]
         assert result["fallback_reason"] == "nested too deep"
-    done = run(warm_home, paperscope("search", DEEP[0]))
+    done = run_forked(warm_home, paperscope("search", DEEP[0]))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "Read as plain words: nested too deep" in done.stdout
 

@@ -21,6 +21,7 @@ import pytest
 from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import namespace_problem
+from tests.helpers.faults_cli import forked_cli
 from tests.helpers.shared_builds import build_once
 
 FIRST, SECOND = "66407", "62914"  # the two Massart papers of the bundled table
@@ -40,8 +41,8 @@ def run(home: Path, argv: list[str], timeout: float = 60) -> subprocess.Complete
 
 
 def rl(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``paperscope reading-list ARGS`` on ``home``."""
-    return run(home, rl_cmd(*args))
+    """``paperscope reading-list ARGS`` on ``home``, in a process forked from this one."""
+    return forked_cli("reading-list", *args, home=home)
 
 
 @pytest.fixture(scope="module")

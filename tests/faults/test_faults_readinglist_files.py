@@ -21,6 +21,7 @@ from index_builder.readinglist.identify import APPLICATION_ID
 from index_builder.readinglist.migrations import SCHEMA_VERSION
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.faults import in_namespace, namespace_problem, paperscope, run
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.shared_builds import build_once, copy_listed
 
 PAPER_ID = "88001"
@@ -76,7 +77,7 @@ def test_another_programs_database_is_refused_and_unchanged(
     conn.close()
     before = folder_digest(db(home).parent)
     for action in (["add", PAPER_ID], ["list"], ["note", PAPER_ID, "x"]):
-        done = run(home, rl(rows, *action))
+        done = run_forked(home, rl(rows, *action))
         assert done.returncode == 1, done.stdout
         assert "Traceback" not in done.stderr
         assert "not a PaperScope reading list" in done.stderr and "untouched" in done.stderr
@@ -85,7 +86,7 @@ def test_another_programs_database_is_refused_and_unchanged(
 
 def test_a_list_from_before_the_application_id_is_still_ours(rows: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
-    done = run(home, rl(rows, "add", PAPER_ID))
+    done = run_forked(home, rl(rows, "add", PAPER_ID))
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db(home)) as conn:
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
@@ -96,7 +97,7 @@ def test_a_list_from_before_the_application_id_is_still_ours(rows: Path, tmp_pat
             conn.execute(f"DROP TABLE IF EXISTS {later}")
         conn.execute("PRAGMA user_version = 1")
     conn.close()
-    done = run(home, rl(rows, "note", PAPER_ID, "still", "mine"))
+    done = run_forked(home, rl(rows, "note", PAPER_ID, "still", "mine"))
     assert done.returncode == 0, done.stderr
     with ReadingList(db(home)) as store:
         bm = store.get(PAPER_ID)
@@ -115,7 +116,7 @@ def _build_listed(folder: Path) -> None:
     rows.write_text(json.dumps([{"event_id": int(PAPER_ID), "title": "A Paper To Keep"}]))
     home = folder / "home"
     for action in (["add", PAPER_ID], ["note", PAPER_ID, "keep", "me"]):
-        done = run(home, rl(rows, *action))
+        done = run_forked(home, rl(rows, *action))
         assert done.returncode == 0, done.stderr
     with sqlite3.connect(db(home)) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

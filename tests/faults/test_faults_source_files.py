@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from index_builder.sources.files import MAX_FILE_BYTES
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
+from tests.helpers.faults_cli import run_forked
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_pipe_and_device_sources_are_skipped(tmp_path: Path, fifo: Path, rows: P
     sources = [arg for path in (rows, *bad) for arg in ("--source", str(path))]
     home = tmp_path / "home"
     for command in (["search", "rethinking"], ["doctor"]):
-        done = run(home, paperscope("--no-bundled", *sources, *command), timeout=120)
+        done = run_forked(home, paperscope("--no-bundled", *sources, *command), timeout=120)
         assert "Traceback" not in done.stderr
         out = done.stdout + done.stderr
         for path in bad:
@@ -54,13 +55,13 @@ def test_a_huge_source_is_skipped_with_the_cap_named(tmp_path: Path, rows: Path)
     with huge.open("wb") as fh:  # sparse: no disk is used
         fh.truncate(MAX_FILE_BYTES + 1)
     argv = paperscope("--no-bundled", "--source", str(rows), "--source", str(huge))
-    done = run(tmp_path / "home", [*argv, "search", "rethinking"])
+    done = run_forked(tmp_path / "home", [*argv, "search", "rethinking"])
     assert done.returncode == 0, done.stderr
     assert "huge.json" in done.stderr and f"{MAX_FILE_BYTES // (1024 * 1024)} MB" in done.stderr
     assert "88003" in done.stdout
 
 
 def test_import_from_a_pipe_does_not_hang(tmp_path: Path, fifo: Path) -> None:
-    done = run(tmp_path / "home", paperscope("reading-list", "import", str(fifo)))
+    done = run_forked(tmp_path / "home", paperscope("reading-list", "import", str(fifo)))
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "not a regular file" in done.stderr

@@ -13,6 +13,7 @@ import pytest
 
 from index_builder.model import Paper
 from tests.helpers.faults import paperscope, run
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.shared_builds import build_once
 from tui.widgets.paper_text import session_rows
 
@@ -35,7 +36,7 @@ def _build_timed(folder: Path) -> None:
     ]  # fmt: skip
     source.write_text(json.dumps(records))
     argv = paperscope("--no-bundled", "--source", str(source))
-    done = run(folder / "home", [*argv, "reading-list", "add", *TIMES])
+    done = run_forked(folder / "home", [*argv, "reading-list", "add", *TIMES])
     assert done.returncode == 0, done.stderr
 
 
@@ -56,7 +57,7 @@ def timed(timed_built: Path, tmp_path: Path) -> tuple[Path, list[str]]:
 
 def test_ics_export_with_impossible_years(timed: tuple[Path, list[str]]) -> None:
     home, argv = timed
-    done = run(home, [*argv, "reading-list", "export", "--format", "ics"])
+    done = run_forked(home, [*argv, "reading-list", "export", "--format", "ics"])
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     starts = [line for line in done.stdout.splitlines() if line.startswith("DTSTART")]
@@ -80,10 +81,10 @@ def test_import_nested_too_deep_and_lone_surrogate(
     surrogate.write_text('[{"paper_id": "x\\ud800y", "note": "a"}]')
     db = home / "data" / "reading_list.sqlite3"
     for path in (deep, surrogate):
-        done = run(home, [*argv, "reading-list", "import", str(path)])
+        done = run_forked(home, [*argv, "reading-list", "import", str(path)])
         assert done.returncode == 1
         assert "Traceback" not in done.stderr and path.name in done.stderr
-    listed = run(home, [*argv, "reading-list", "list", "--json"])
+    listed = run_forked(home, [*argv, "reading-list", "list", "--json"])
     assert sorted(b["paper_id"] for b in json.loads(listed.stdout)) == sorted(TIMES)
     assert db.exists()
 

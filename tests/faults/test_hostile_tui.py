@@ -104,16 +104,20 @@ async def test_markup_in_data_is_shown_as_characters(hostile_app: HostileApp) ->
         assert "[bold red]Title[/]" in text and "[@click=app.quit]Q[/]" in text
 
 
-@pytest.mark.parametrize("word", ["zqansi", "zqcontrol", "zqbidi", "zqtitlemarkup", "zqnul"])
-async def test_escape_sequences_never_reach_the_screen(hostile_app: HostileApp, word: str) -> None:
+ESCAPING = ["zqansi", "zqcontrol", "zqbidi", "zqtitlemarkup", "zqnul"]
+"""The hostile papers whose text carries escape sequences or controls (one app shows each)."""
+
+
+async def test_escape_sequences_never_reach_the_screen(hostile_app: HostileApp) -> None:
     app = hostile_app()
     async with app.run_test(size=(200, 60)) as pilot:
         await ready(pilot)
-        text = await show(pilot, word)
-        assert word in text
-        assert unsafe_chars(text) == []
-        # The whole sequence is dropped, not only its ESC: no leftover on screen either.
-        assert "52;c;" not in text and "aGFja2Vk" not in text and "[31m" not in text
+        for word in ESCAPING:
+            text = await show(pilot, word)
+            assert word in text
+            assert unsafe_chars(text) == [], word
+            # The whole sequence is dropped, not only its ESC: no leftover on screen either.
+            assert "52;c;" not in text and "aGFja2Vk" not in text and "[31m" not in text, word
 
 
 async def test_only_web_links_are_opened(hostile_app: HostileApp) -> None:
@@ -142,23 +146,27 @@ async def test_only_web_links_are_opened(hostile_app: HostileApp) -> None:
         assert app.is_running
 
 
-@pytest.mark.parametrize("word", ["zqbraces", "zqwide"])
 async def test_a_notification_quoting_a_url_shows_it_as_text(
-    hostile_app: HostileApp, word: str, notices: Notices
+    hostile_app: HostileApp, notices: Notices
 ) -> None:
     opened: list[str] = []
     app = hostile_app(opened)
     async with app.run_test(size=(200, 60)) as pilot:
         await ready(pilot)
-        await show(pilot, word)
-        main(pilot).view.focus()
-        await pilot.press("o")
-        await settle(pilot)
-        await until(
-            pilot, lambda: bool(opened) and any(opened[0] in t for t in notifications(notices, app))
-        )
-        assert len(opened) == 1
-        assert any(opened[0] in text for text in notifications(notices, app))
+        for count, word in enumerate(["zqbraces", "zqwide"], start=1):
+            await show(pilot, word)
+            main(pilot).view.focus()
+            await pilot.press("o")
+            await settle(pilot)
+
+            def quoted(count: int = count) -> bool:
+                return len(opened) == count and any(
+                    opened[-1] in t for t in notifications(notices, app)
+                )
+
+            await until(pilot, quoted, what=f"the notice quoting the link of {word}")
+            assert len(opened) == count, (word, opened)
+            assert any(opened[-1] in text for text in notifications(notices, app)), word
 
 
 def notifications(notices: Notices, app: PaperScopeApp) -> list[str]:
@@ -266,9 +274,8 @@ async def test_damaged_index_the_app_rebuilds_and_says_so(
         assert "[bold red]" in text
 
 
-@pytest.mark.parametrize("word", ["zqansi", "zqtitlemarkup", "zqcontrol"])
 async def test_copying_a_hostile_paper_sends_only_clean_text(
-    hostile_app: HostileApp, monkeypatch: pytest.MonkeyPatch, word: str
+    hostile_app: HostileApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``y`` copies the citation: no escape sequence of the data rides along to the clipboard."""
     import tui.shared.clipboard as clipboard
@@ -288,12 +295,14 @@ async def test_copying_a_hostile_paper_sends_only_clean_text(
     app = hostile_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
-        await show(pilot, word)
-        main(pilot).view.focus()
-        await pilot.press("y")
-        await settle(pilot)
-        await until(pilot, lambda: bool(sent))
-    assert sent, "nothing was copied"
-    for text in sent:
-        assert unsafe_chars(text) == []
-        assert "aGFja2Vk" not in text  # the data's own OSC 52 payload
+        for word in ["zqansi", "zqtitlemarkup", "zqcontrol"]:
+            sent.clear()
+            await show(pilot, word)
+            main(pilot).view.focus()
+            await pilot.press("y")
+            await settle(pilot)
+            await until(pilot, lambda: bool(sent), what=f"the citation of {word} copied")
+            assert sent, f"nothing was copied for {word}"
+            for text in sent:
+                assert unsafe_chars(text) == [], word
+                assert "aGFja2Vk" not in text, word  # the data's own OSC 52 payload

@@ -30,6 +30,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from index_builder.search import folder as indexfiles
+from tests.helpers.faults_cli import forked_cli
 from tests.helpers.shared_builds import copy_home
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.waiting import wait_until
@@ -174,8 +175,9 @@ def assert_next_start_builds(home: Path) -> None:
     """The next start removes what the cut-short build left and builds a complete index.
 
     The next start is ``paperscope --no-bundled --source three.json index`` on the same
-    home: what the killed build left lies beside the index folder whatever catalogue it
-    was of, and every build clears away the folders of builds whose process is gone.
+    home, in a process forked from the test's (:func:`~tests.helpers.faults_cli.forked_cli`):
+    what the killed build left lies beside the index folder whatever catalogue it was of,
+    and every build clears away the folders of builds whose process is gone.
     """
     left = list((home / "cache").glob("index.tmp-*"))
     assert left, "the build was not cut short"
@@ -185,9 +187,8 @@ def assert_next_start_builds(home: Path) -> None:
     assert wait_for(lambda: not any(pid_exists(pid) for pid in pids), 10)
     source = home.parent / "three.json"
     source.write_text(json.dumps(NEXT_START_PAPERS), encoding="utf-8")
-    env = {**os.environ, HOME_ENV: str(home)}
-    command = [sys.executable, "-m", "tui", "--no-bundled", "--source", str(source), "index"]
-    subprocess.run(command, env=env, check=True, capture_output=True, timeout=600)
+    done = forked_cli("--no-bundled", "--source", str(source), "index", home=home, timeout=600)
+    assert done.returncode == 0, done.stderr
     assert not list((home / "cache").glob("index.tmp-*"))
     marker = indexfiles.read_marker(home / "cache" / "index")
     assert marker is not None and marker["doc_count"] == len(NEXT_START_PAPERS)

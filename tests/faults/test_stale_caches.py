@@ -12,20 +12,18 @@ both and answer, without a traceback.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import pickletools
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from index_builder.model import Paper
-from index_builder.paths import HOME_ENV, Paths, bundled_sources
+from index_builder.paths import Paths, bundled_sources
 from index_builder.search import folder as indexfiles
 from index_builder.search.schema import SCHEMA_VERSION
+from tests.helpers.faults_cli import forked_cli
 from tests.helpers.tui_helpers import ready, type_query
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
@@ -113,15 +111,8 @@ def assert_rebuilt(home: Path) -> None:
 def test_cli_rebuilds_caches_of_the_old_layout(
     old_home: Path, small_table: Path, command: list[str]
 ) -> None:
-    env = {**os.environ, HOME_ENV: str(old_home), "COLUMNS": "200"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tui", "--no-bundled", "--source", str(small_table), *command],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    options = ("--no-bundled", "--source", str(small_table))
+    done = forked_cli(*options, *command, home=old_home, env={"COLUMNS": "200"}, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     if command[0] == "search":

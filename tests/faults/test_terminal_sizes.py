@@ -7,10 +7,8 @@ cells, so wide characters do not push the layout past the edge.
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from textual.pilot import Pilot
 
 from index_builder.model import Paper
 from index_builder.paths import HOME_ENV
+from tests.helpers.faults_cli import forked_cli
 from tests.helpers.hostile_data import write_sources
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.tui_helpers import main, ready, settle
@@ -133,9 +132,8 @@ def test_real_terminal_in_tmux(tmp_path: Path, tmux_server: TmuxServer) -> None:
     sources = write_sources(tmp_path / "sources", huge=False)
     home = tmp_path / "home"
     options = ["--no-bundled", *(x for p in sources for x in ("--source", str(p)))]
-    env = {**os.environ, HOME_ENV: str(home)}
-    subprocess.run([sys.executable, "-m", "tui", *options, "index"], env=env, check=True,
-                   capture_output=True, timeout=120)  # fmt: skip
+    built = forked_cli(*options, "index", home=home, timeout=120)
+    assert built.returncode == 0, built.stderr
     command = " ".join(shlex.quote(x) for x in [sys.executable, "-m", "tui", *options])
     session = "app"
     tmux("new-session", "-d", "-s", "keep", "-x", "30", "-y", "8")

@@ -44,9 +44,12 @@ def wait_for(server: TmuxServer, wanted: str, seconds: float) -> str:
 @pytest.mark.parametrize("delay", [0.1, 0.2, 0.4])
 @pytest.mark.parametrize("home_kind", ["first-run", "warm"])
 def test_keys_typed_before_the_first_frame_reach_the_box(
-    warm_home_copy: Path, tmp_path: Path, home_kind: str, delay: float
+    request: pytest.FixtureRequest, tmp_path: Path, home_kind: str, delay: float
 ) -> None:
-    home = warm_home_copy if home_kind == "warm" else tmp_path / "empty-home"
+    if home_kind == "warm":  # the copy (35 MB) only where it is used
+        home: Path = request.getfixturevalue("warm_home_copy")
+    else:
+        home = tmp_path / "empty-home"
     home.mkdir(exist_ok=True)
     env = f"env -i PATH={shlex.quote(os.environ.get('PATH', ''))} TERM=xterm-256color"
     with TmuxServer() as server:

@@ -44,18 +44,6 @@ def tui_no_similar_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tui.widgets.paper_view, "SIMILAR_DELAY_S", 0.0)
 
 
-@pytest.fixture
-def tui_release_styles_caches() -> None:
-    """Nothing to do any more; kept only as the name ``tests/faults/conftest.py`` imports.
-
-    It cleared Textual's private ``StylesCache.get_inner_outer`` cache after each test, so
-    that full collections did not walk the closed apps it held. Since the suite freezes
-    what outlives each test (``pytest_runtest_teardown`` in ``tests/conftest.py``), a
-    collection no longer walks them: the TUI tests took the same CPU with and without it
-    (23.1 s with, 20.3 s without, for ``test_app_keys.py`` and ``test_app_search.py``).
-    """
-
-
 @pytest.fixture(scope="session", autouse=True)
 def tui_quick_idle_checks() -> Iterator[None]:
     """Pilot checks for an idle app every 5 ms instead of every 20 ms (private, see below).
