@@ -10,9 +10,10 @@ rewrites a file it wrote; a commit writes a new segment and a new table of conte
 the removed and changed documents deleted by id and the changed and added ones written
 through Whoosh's own writer (``delete_by_term``/``add_document``, one new segment,
 Whoosh's merge policy), the vocabulary counts moved by the words of those papers alone,
-and the vectors' rows of those papers computed with the stored vocabulary and weights
-(no refit). :func:`prepare` seals the folder with its marker; the caller swaps it in,
-as after a full build.
+and the vectors' rows of those papers left pending (:mod:`~.pending_rows`: computed with
+the stored vocabulary and weights, no refit, when the vectors are first read, so the
+search after a change imports no numpy). :func:`prepare` seals the folder with its
+marker; the caller swaps it in, as after a full build.
 
 A full build is made instead (:func:`worth_it` says False) when more than
 :data:`REBUILD_SHARE` of the papers changed, or when deleted documents would make up
@@ -40,6 +41,7 @@ from whoosh import index as whoosh_index
 from index_builder.atomic import write_pickle
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
+from index_builder.search import pending_rows
 from index_builder.search.documents import combined_text, paper_doc
 from index_builder.search.vocabulary import read_counts, write_counts
 from index_builder.search.words import words
@@ -223,13 +225,15 @@ def _move_vocabulary(
 
 
 def _move_vectors(old: Path, folder: Path, papers: Sequence[Paper], changes: Changes) -> None:
-    """The stored vectors with the written papers' rows computed again and the removed gone."""
+    """The written papers' vector rows left pending (:mod:`~.pending_rows`: computed when
+    the vectors are first read), or, past :data:`~.pending_rows.PENDING_LIMIT` pending
+    rows, every pending row computed and the vectors written whole."""
+    ids = {p.id for p in papers}
+    pending = (pending_rows.read_pending(old) | {p.id for p in changes.written}) & ids
+    if len(pending) <= pending_rows.PENDING_LIMIT:
+        pending_rows.write_pending(folder, pending)
+        return
     from index_builder.vectors.storage import load, save
-    from index_builder.vectors.tfidf import vectorize_lines
 
-    vectors = load(old)
-    rows: dict[str, Any] = dict.fromkeys(changes.removed)
-    if changes.written:
-        lines = vectorize_lines(vectors, changes.written)
-        rows.update({p.id: lines.line(i) for i, p in enumerate(changes.written)})
-    save(vectors.with_rows(rows, [p.id for p in papers]), folder)
+    save(pending_rows.with_pending(load(old), papers, pending), folder)
+    pending_rows.clear_pending(folder)
