@@ -42,6 +42,7 @@ from index_builder.atomic import write_pickle
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import pending_rows
+from index_builder.search.doc_map import save_segment_ids
 from index_builder.search.documents import combined_text, paper_doc
 from index_builder.search.vocabulary import read_counts, write_counts
 from index_builder.search.words import words
@@ -158,7 +159,7 @@ def prepare(index_dir: Path, papers: Sequence[Paper], expected: dict[str, Any]) 
         if not worth_it(changes, len(papers), deleted_count(index_dir)):
             return None
         indexfiles.make_temp_dir(tmp)
-        write_changes(index_dir, tmp, papers, changes, current)
+        write_changes(index_dir, tmp, papers, changes, (manifest, current))
         sealed = dict(expected, doc_count=len(papers), vector_stats=marker.get("vector_stats"))
         sealed["built_at"] = marker.get("built_at")
         sealed["changed_at"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -177,11 +178,16 @@ def prepare(index_dir: Path, papers: Sequence[Paper], expected: dict[str, Any]) 
 
 
 def write_changes(
-    old: Path, folder: Path, papers: Sequence[Paper], changes: Changes, manifest: Manifest
+    old: Path,
+    folder: Path,
+    papers: Sequence[Paper],
+    changes: Changes,
+    manifests: tuple[Manifest, Manifest],
 ) -> None:
-    """Make in ``folder`` the index of ``papers`` from the one in ``old`` (see the module)."""
+    """Make in ``folder`` the index of ``papers`` from the one in ``old`` (see the module);
+    ``manifests``: ``old``'s and the new one."""
+    before, manifest = manifests
     link_files(old, folder)
-    before = load_manifest(old) or {}
     ix = whoosh_index.open_dir(str(folder))
     try:
         writer = ix.writer(procs=1, timeout=10.0, compound=False)
@@ -196,6 +202,7 @@ def write_changes(
         writer.commit()
     finally:
         ix.close()
+    save_segment_ids(folder)
     # Each side file is replaced by rename (never written through the old file's link).
     _move_vocabulary(old, folder, changes, before, manifest)
     _move_vectors(old, folder, papers, changes)

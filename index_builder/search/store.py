@@ -26,7 +26,7 @@ from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
-from index_builder.search.doc_map import doc_map
+from index_builder.search.doc_map import doc_map, save_segment_ids
 from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
@@ -224,6 +224,7 @@ class IndexStore:
         finally:
             ix.close()
         Vocabulary(dict(words)).save(folder)
+        save_segment_ids(folder, [p.id for p in self.papers])
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -241,7 +242,9 @@ class IndexStore:
             try:
                 searcher = ix.searcher(weighting=BM25F())
                 reader = searcher.reader()
-                self._doc_paper, self._paper_doc = doc_map(reader, self.papers, self._by_id)
+                self._doc_paper, self._paper_doc = doc_map(
+                    reader, self.papers, self._by_id, self.index_dir
+                )
                 marker = indexfiles.read_marker(self.index_dir) or {}
                 if marker.get("doc_count") != len(self.papers):
                     raise ValueError("the build marker disagrees with the index")
