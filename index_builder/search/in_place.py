@@ -157,6 +157,21 @@ def link_files(source: Path, target: Path) -> None:
                 shutil.copy2(path, target / path.name)
 
 
+def linked_checksums(old: Path, folder: Path, checked: dict[str, str]) -> dict[str, str]:
+    """The CRC-32s of ``checked`` (the old index's, just checked) of the files of ``folder``
+    that are still hard links to the same file of ``old``: Whoosh never rewrites a file,
+    and every side file is replaced by rename, so their contents are the checked ones."""
+    same: dict[str, str] = {}
+    for name, crc in checked.items():
+        try:
+            new, was = os.stat(folder / name), os.stat(old / name)
+            if (new.st_dev, new.st_ino) == (was.st_dev, was.st_ino):
+                same[name] = crc
+        except OSError:
+            continue
+    return same
+
+
 def deleted_count(folder: Path) -> int:
     """How many deleted documents the index in ``folder`` still holds."""
     ix = whoosh_index.open_dir(str(folder))
@@ -193,7 +208,7 @@ def prepare(index_dir: Path, papers: Sequence[Paper], expected: dict[str, Any]) 
             "written": len(changes.written),
             "removed": len(changes.removed),
         }
-        indexfiles.seal(tmp, sealed)
+        indexfiles.seal(tmp, sealed, linked_checksums(index_dir, tmp, marker["checksums"]))
     except Exception:  # anything unexpected in the old index: the full build decides
         shutil.rmtree(tmp, ignore_errors=True)
         return None

@@ -167,6 +167,8 @@ def test_a_few_changes_write_a_few_documents(tmp_path: Path) -> None:
     assert changed.ensure() is None
     marker = indexfiles.read_marker(index_dir) or {}
     assert marker["changed_in_place"] == {"written": 1, "removed": 1}
+    # The CRC-32s of the files linked from the old index are its own, the rest computed:
+    assert marker["checksums"] == indexfiles.file_checksums(tmp_path / "index")
     assert [h.paper.id for h in changed.search("zebrafish").hits] == [papers[7].id]
 
 
