@@ -39,10 +39,11 @@ def write_marker(folder: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, folder / MARKER)
 
 
-def seal(folder: Path, marker: dict[str, Any]) -> None:
-    """Write ``marker`` with the sizes and CRC-32s of every index file: the build is done."""
+def seal(folder: Path, marker: dict[str, Any], known: dict[str, str] | None = None) -> None:
+    """Write ``marker`` with the sizes and CRC-32s of every index file: the build is done.
+    ``known``: the CRC-32s of files known to be unchanged (not read again)."""
     marker["files"] = file_sizes(folder)
-    marker["checksums"] = file_checksums(folder)
+    marker["checksums"] = file_checksums(folder, known)
     write_marker(folder, marker)
 
 
@@ -149,13 +150,14 @@ def sizes_match(folder: Path, recorded: object) -> bool:
     return True
 
 
-def file_checksums(folder: Path) -> dict[str, str]:
+def file_checksums(folder: Path, known: dict[str, str] | None = None) -> dict[str, str]:
     """CRC-32 of every index file in ``folder`` (those :func:`file_sizes` lists).
 
     Recorded in the marker at build time and checked on opening: damage inside a file
     (overwritten blocks) keeps its size and may raise nothing, or quietly find nothing.
     """
-    return {name: _crc32(folder / name) for name in file_sizes(folder)}
+    known = known or {}
+    return {name: known.get(name) or _crc32(folder / name) for name in file_sizes(folder)}
 
 
 def checksums_match(folder: Path, recorded: object) -> bool:

@@ -26,7 +26,7 @@ from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
-from index_builder.search.doc_map import doc_map
+from index_builder.search.doc_map import doc_map, save_segment_ids
 from index_builder.search.documents import PaperDocs
 from index_builder.search.highlight import StemForms
 from index_builder.search.ordering import Ranks
@@ -179,7 +179,7 @@ class IndexStore:
         with self._lock:
             self._close()
             indexfiles.swap_in(tmp, self.index_dir)
-            self._open()
+            self._open(sealed=True)
 
     def _build(self, progress: Progress | None) -> None:
         """:meth:`build`, holding the locks."""
@@ -224,6 +224,7 @@ class IndexStore:
         finally:
             ix.close()
         Vocabulary(dict(words)).save(folder)
+        save_segment_ids(folder, [p.id for p in self.papers])
         marker = self._expected_marker()
         marker["doc_count"] = total
         marker["built_at"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -234,20 +235,25 @@ class IndexStore:
 
     # -- opening ----------------------------------------------------------------------
 
-    def _open(self) -> None:
+    def _open(self, *, sealed: bool = False) -> None:
+        """Open the index in the folder; ``sealed``: this process has just sealed it, so
+        the file contents are the ones whose CRC-32s the marker holds (not read again)."""
         with self._lock:
             self._close()
             ix = whoosh_index.open_dir(str(self.index_dir))
             try:
                 searcher = ix.searcher(weighting=BM25F())
                 reader = searcher.reader()
-                self._doc_paper, self._paper_doc = doc_map(reader, self.papers, self._by_id)
+                self._doc_paper, self._paper_doc = doc_map(
+                    reader, self.papers, self._by_id, self.index_dir
+                )
                 marker = indexfiles.read_marker(self.index_dir) or {}
                 if marker.get("doc_count") != len(self.papers):
                     raise ValueError("the build marker disagrees with the index")
                 if not indexfiles.sizes_match(self.index_dir, marker.get("files")):
                     raise ValueError("index files changed since the build")
-                if not indexfiles.checksums_match(self.index_dir, marker.get("checksums")):
+                checksums = marker.get("checksums")
+                if not sealed and not indexfiles.checksums_match(self.index_dir, checksums):
                     raise ValueError("index file contents changed since the build")
                 self._vocab = Vocabulary.load(self.index_dir)
                 self._forms = StemForms(self._vocab.sorted, stem)

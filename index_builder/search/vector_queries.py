@@ -15,6 +15,7 @@ from functools import partial
 
 from index_builder.model import Hit, Paper, SearchResult
 from index_builder.search.highlight import MatchTerms, spans
+from index_builder.search.pending_rows import load_vectors
 from index_builder.search.schema import stem
 from index_builder.search.store import DAMAGED_NOTICE, IndexStore
 from index_builder.vectors.storage import PaperVectors
@@ -48,22 +49,20 @@ class VectorQueries(IndexStore):
 
     def _paper_vectors(self) -> PaperVectors:
         """This index's vectors, read on first use (rebuilding the index when damaged)."""
-        from index_builder.vectors import storage
-
         self._ready()
         found = self._vectors
         if found is not None:
             return found
         ids = tuple(p.id for p in self.papers)
         try:
-            found = storage.load(self.index_dir)
+            found = load_vectors(self.index_dir, self.papers)
             if found.ids != ids:
                 raise ValueError("the vectors file holds other papers")
         except Exception:  # unreadable in any way (zip, npz, shape): damage, rebuilt
             with self._build_lock:
                 self._recover()
             self.notice = DAMAGED_NOTICE
-            found = storage.load(self.index_dir)
+            found = load_vectors(self.index_dir, self.papers)
         with self._lock:
             self._vectors = found
         return found

@@ -15,9 +15,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from index_builder.atomic import write_atomic
 from index_builder.search.words import words
 
 VOCAB_FILE = "paperscope-vocabulary.json"
+CHANGES_FILE = "paperscope-vocabulary-changes.json"
+"""The moves of the counts by changes in place (see :mod:`~.in_place`): a change of a few
+papers writes them, not the 30,000 counts."""
+CHANGES_LIMIT = 5000
+"""More moved words than this and a change in place writes the counts whole."""
 
 # Function words are never what a typed prefix means ("t" is not "the"), and they are the
 # longest posting lists: leaving them out of expansions keeps typing fast.
@@ -76,12 +82,14 @@ def close_words(
     return found
 
 
-def read_counts(folder: Path) -> dict[str, int]:
-    """The word counts saved in ``folder``; raises on a missing or bad file."""
+def read_counts(folder: Path, *, changed: bool = True) -> dict[str, int]:
+    """The word counts saved in ``folder`` (``changed``: with the changes in place made
+    since, :data:`CHANGES_FILE`); raises on a missing or bad file."""
     data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError("vocabulary is not a mapping")
-    return {str(k): int(v) for k, v in data.items()}
+    counts = {str(k): int(v) for k, v in data.items()}
+    return moved(counts, read_moves(folder)) if changed else counts
 
 
 def write_counts(folder: Path, freq: dict[str, int]) -> None:
@@ -89,6 +97,35 @@ def write_counts(folder: Path, freq: dict[str, int]) -> None:
     tmp = folder / f".{VOCAB_FILE}.tmp"
     tmp.write_text(json.dumps(freq, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, folder / VOCAB_FILE)
+
+
+def read_moves(folder: Path) -> dict[str, int]:
+    """How much each word's count moved by the changes in place since the counts were
+    written (none when there is no such file); raises on a bad file."""
+    try:
+        data = json.loads((folder / CHANGES_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    if not isinstance(data, dict):
+        raise ValueError("vocabulary changes are not a mapping")
+    return {str(k): int(v) for k, v in data.items()}
+
+
+def write_moves(folder: Path, changes: dict[str, int]) -> None:
+    """Save the moves of the counts into ``folder`` (a new file, never written through a
+    hard link to an older index's)."""
+    write_atomic(folder / CHANGES_FILE, json.dumps(changes, separators=(",", ":")))
+
+
+def moved(counts: dict[str, int], changes: dict[str, int]) -> dict[str, int]:
+    """``counts`` moved by ``changes`` (in place), words counted zero times left out."""
+    for word, change in changes.items():
+        count = counts.get(word, 0) + change
+        if count > 0:
+            counts[word] = count
+        else:
+            counts.pop(word, None)
+    return counts
 
 
 class Vocabulary:

@@ -30,6 +30,7 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
+from index_builder.search import in_place, vocabulary
 from index_builder.search.engine import SearchIndex
 from index_builder.search.in_place import REBUILD_SHARE
 from tests.core.test_analysis_versions import fixed_papers
@@ -166,4 +167,26 @@ def test_a_few_changes_write_a_few_documents(tmp_path: Path) -> None:
     assert changed.ensure() is None
     marker = indexfiles.read_marker(index_dir) or {}
     assert marker["changed_in_place"] == {"written": 1, "removed": 1}
+    # The CRC-32s of the files linked from the old index are its own, the rest computed:
+    assert marker["checksums"] == indexfiles.file_checksums(tmp_path / "index")
     assert [h.paper.id for h in changed.search("zebrafish").hits] == [papers[7].id]
+
+
+@pytest.mark.parametrize("limit", [0, 5000])
+def test_the_vocabulary_moved_in_place_counts_as_a_fresh_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    # A change writes the moves of the counts alone (limit 5000), or the counts whole.
+    monkeypatch.setattr(vocabulary, "CHANGES_LIMIT", limit)
+    monkeypatch.setattr(in_place, "CHANGES_LIMIT", limit)
+    rng = random.Random(3)
+    papers = fixed_papers()
+    SearchIndex(tmp_path / "index", papers, "v0").ensure()
+    for serial in range(1, 4):
+        papers = mutate(papers, rng, serial)
+        SearchIndex(tmp_path / "index", papers, f"v{serial}").ensure()
+    SearchIndex(tmp_path / "fresh", papers, "v3").ensure()
+    moves = tmp_path / "index" / vocabulary.CHANGES_FILE
+    assert moves.exists() == (limit > 0)
+    fresh = vocabulary.Vocabulary.load(tmp_path / "fresh").freq
+    assert vocabulary.Vocabulary.load(tmp_path / "index").freq == fresh
