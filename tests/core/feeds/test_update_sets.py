@@ -19,7 +19,7 @@ import pytest
 from index_builder.paths import HOME_ENV
 from tests.helpers.cli import run_cli
 from tests.helpers.faults import paperscope
-from tests.helpers.feed_cli import feeds, pair, update_cli
+from tests.helpers.feed_cli import feeds, pair, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.feed_server import Answer, serve
 from tests.helpers.waiting import wait_until
@@ -66,7 +66,7 @@ def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
     mine[ICML_ABSTRACTS].hold = hold
     theirs = files_of(40, 80, "theirs")
     with serve(old) as first, serve(theirs) as second:
-        assert update_cli(tmp_path, "--from", first.url).returncode == 0
+        assert update_here(tmp_path, "--from", first.url).returncode == 0
         first.files.update(mine)
         slow = start(tmp_path, first.url)
         assert wait_until(lambda: any(ICML_ABSTRACTS in p for p, _ in first.requests[2:]))
@@ -146,9 +146,9 @@ def test_a_feed_stored_by_an_older_version_is_kept_as_the_backup(tmp_path: Path)
     (legacy / "meta.json").write_text('{"base": "https://icml.cc/static/virtual/data/"}')
     (legacy / f".{ICML_FEED}.abcd.tmp").write_bytes(b"x" * 1000)  # a killed write's leftover
     with serve(new) as site:
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
     assert done.returncode == 0, done.stderr
     assert pair(tmp_path) == bodies(new) and legacy.is_symlink()
     assert not list(feeds(tmp_path).rglob("*.tmp"))
-    assert update_cli(tmp_path, "--undo").returncode == 0
+    assert update_here(tmp_path, "--undo").returncode == 0
     assert pair(tmp_path) == bodies(old)
