@@ -1,7 +1,9 @@
-"""``paperscope update`` run as a real process against a site on 127.0.0.1, and what it stored.
+"""``paperscope update`` against a site on 127.0.0.1, and what it stored.
 
-:func:`update_cli` runs the command; :func:`stored` reads the set in use (feed, abstracts,
-meta) through the venue's link; :func:`pages` cuts a feed into pages linked by ``next``.
+:func:`update_cli` runs the command as a process, :func:`update_here` in the test's
+process (for an update that needs nothing of a process of its own); :func:`stored` reads
+the set in use (feed, abstracts, meta) through the venue's link; :func:`pages` cuts a feed
+into pages linked by ``next``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.cli import run_cli
 from tests.helpers.faults import paperscope
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED
 from tests.helpers.feed_server import Answer
@@ -29,6 +32,14 @@ def update_cli(
     full = {**os.environ, HOME_ENV: str(home), **(env or {})}
     return subprocess.run(paperscope("update", *args), env=full, capture_output=True,
                           text=True, timeout=timeout, check=False, cwd=cwd)  # fmt: skip
+
+
+def update_here(
+    home: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``paperscope update ARGS`` with ``home`` as PAPERSCOPE_HOME, run in this process
+    (:func:`tests.helpers.cli.run_cli`: the same parsing, command and output)."""
+    return run_cli("update", *args, home=home, env=env)
 
 
 def feeds(home: Path) -> Path:

@@ -22,13 +22,34 @@ from tests.helpers.feed_data import (
     write_icml,
     write_neurips,
 )
+from tests.helpers.shared_builds import build_once, copy_cache
+
+
+def fed_sources(folder: Path) -> list[Path]:
+    """The bundled data plus the whole ICML 2026 feed and abstracts file kept in ``folder``."""
+    return [*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS]
 
 
 @pytest.fixture(scope="module")
 def fed(tmp_path_factory: pytest.TempPathFactory) -> Catalogue:
-    """The bundled data plus the whole ICML 2026 feed and abstracts file."""
-    folder = write_icml(tmp_path_factory.mktemp("feeds"))
-    return load_catalogue([*bundled_sources(), folder / ICML_FEED, folder / ICML_ABSTRACTS])
+    """The bundled data plus the whole ICML 2026 feed and abstracts file.
+
+    Built from the sources once per run (:func:`build_once`), its catalogue cache kept;
+    each worker whose share of these tests needs it loads a private copy of that cache
+    (a module fixture is per worker: under xdist the build ran once for each)."""
+
+    def build(folder: Path) -> None:
+        write_icml(folder)
+        load_catalogue(fed_sources(folder), cache_dir=folder / "cache")
+
+    built = build_once(tmp_path_factory, "feed-catalogue", build)
+    cache = copy_cache(built / "cache", tmp_path_factory.mktemp("feed-catalogue-cache"))
+    cold: list[bool] = []
+    catalogue = load_catalogue(
+        fed_sources(built), cache_dir=cache, on_cold=lambda: cold.append(True)
+    )
+    assert not cold, "the shared catalogue cache was not fresh for its sources"
+    return catalogue
 
 
 def test_every_icml_paper_once_with_its_official_abstract(fed: Catalogue) -> None:

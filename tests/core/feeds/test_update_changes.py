@@ -1,6 +1,7 @@
 """What changed (issue 27.5): papers added and removed, the bookmarked papers whose session,
 room or time moved, listed by ``paperscope update``; ``is:new`` finds the papers the last
-update added. The updates are real processes against 127.0.0.1, on a copy of the warm home.
+update added. The updates run in the test's process against 127.0.0.1, on a copy of the
+warm home.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import json
 from pathlib import Path
 
 from tests.helpers.cli import run_cli
-from tests.helpers.feed_cli import update_cli
+from tests.helpers.feed_cli import update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.feed_server import Answer, serve
 
@@ -31,7 +32,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
     moved, still, dropped = posters[0], posters[1], posters[2]
     first = results[:60]
     with serve(files_of(first)) as site:
-        assert update_cli(home, "--from", site.url).returncode == 0
+        assert update_here(home, "--from", site.url).returncode == 0
     added = run_cli("reading-list", "add", str(moved["id"]), str(still["id"]), home=home)
     assert added.returncode == 0, added.stderr
     later = dict(
@@ -44,7 +45,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
     second = [later if r["id"] == moved["id"] else r for r in first if r["id"] != dropped["id"]]
     second += results[60:75]
     with serve(files_of(second)) as site:
-        done = update_cli(home, "--from", site.url)
+        done = update_here(home, "--from", site.url)
     assert done.returncode == 0, done.stderr
     new = {str(r["id"]) for r in results[60:75] if r["eventtype"] == "Poster"}
     assert f"({len(new)} added, 1 removed)" in done.stdout, done.stdout

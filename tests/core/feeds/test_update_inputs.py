@@ -1,6 +1,7 @@
-"""Hostile inputs of ``paperscope update``, run as a process: local ``--from`` files that are
-not regular files or too big (issue 29.13), a server that trickles (29.14), ids of
-non-ASCII digits (29.15) and an empty ``--from`` (29.17).
+"""Hostile inputs of ``paperscope update``: local ``--from`` files that are not regular
+files or too big (issue 29.13), a server that trickles (29.14), ids of non-ASCII digits
+(29.15) and an empty ``--from`` (29.17). Where a hang is the fault, or a terminal is needed,
+the update runs as a process (its timeout detects the hang); the others in the test's.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from tests.helpers.cli import run_cli
 from tests.helpers.faults import paperscope
-from tests.helpers.feed_cli import one_line_error, stored, update_cli
+from tests.helpers.feed_cli import one_line_error, stored, update_cli, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
 from tests.helpers.feed_server import Answer, serve
 from tests.helpers.shared_builds import copy_home
@@ -85,10 +86,10 @@ def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path, warm_home: Pat
         body, marked = _with_id(feed, "6439²", abstracts, "6439²")
         site.files.update({ICML_FEED: Answer(body.encode()),
                            ICML_ABSTRACTS: Answer(marked.encode())})  # fmt: skip
-        one_line_error(update_cli(tmp_path, "--from", site.url), "1 no id")
+        one_line_error(update_here(tmp_path, "--from", site.url), "1 no id")
         # An abstracts key of such digits alone names no event: the rest is stored.
         site.files[ICML_FEED] = good_files()[ICML_FEED]
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     source = tmp_path / ICML_FEED
     source.write_text(body)
@@ -106,6 +107,6 @@ def test_ids_of_non_ascii_digits_are_no_traceback(tmp_path: Path, warm_home: Pat
 
 
 def test_an_empty_from_is_a_usage_error(tmp_path: Path) -> None:
-    done = update_cli(tmp_path, "--from", "")
+    done = update_here(tmp_path, "--from", "")
     assert done.returncode == 2 and "--from needs" in done.stderr
     assert "Traceback" not in done.stderr and stored(tmp_path) == {}

@@ -1,4 +1,6 @@
-"""Paged feeds and redirects, with ``paperscope update`` run as a process against 127.0.0.1.
+"""Paged feeds and redirects, with ``paperscope update`` against 127.0.0.1: in the test's
+process, but as a process of its own over TLS (the certificate trusted through its
+environment) and for a ``--from`` relative to its working folder.
 
 Issue 27.1 (follow ``next`` on the folder's origin, at most 100 pages, never a page twice,
 the records checked against ``count``) and issue 29.16 (redirect loops, ``ftp://`` and
@@ -14,7 +16,15 @@ from pathlib import Path
 import pytest
 
 from index_builder.feeds.download import FeedError
-from tests.helpers.feed_cli import feeds, one_line_error, pages, pair, stored, update_cli
+from tests.helpers.feed_cli import (
+    feeds,
+    one_line_error,
+    pages,
+    pair,
+    stored,
+    update_cli,
+    update_here,
+)
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
 from tests.helpers.feed_server import Answer, serve, trust_env
 
@@ -33,9 +43,9 @@ def test_a_paged_feed_is_fetched_whole_and_checked_again_page_by_page(
 ) -> None:
     with serve() as site:
         site.files.update(paged_site_files(site.url))
-        first = update_cli(tmp_path, "--from", site.url)
+        first = update_here(tmp_path, "--from", site.url)
         asked = [path.rsplit("/", 1)[-1] for path, _ in site.requests]
-        again = update_cli(tmp_path, "--from", site.url)
+        again = update_here(tmp_path, "--from", site.url)
         answered = [h["x-answered"] for _, h in site.requests[len(asked) :]]
     assert first.returncode == 0, first.stderr
     assert "came in 4 pages" in first.stdout and "papers (" in first.stdout
@@ -89,11 +99,11 @@ REFUSED = {
 @pytest.mark.parametrize("kind", list(REFUSED))
 def test_a_bad_next_page_is_one_line_and_keeps_the_stored_feed(tmp_path: Path, kind: str) -> None:
     with serve(good_files()) as site:
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
+        assert update_here(tmp_path, "--from", site.url).returncode == 0
     before = stored(tmp_path)
     with serve() as site:
         site.files.update(_refused_next(site.url, kind))
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
     one_line_error(done, REFUSED[kind])
     assert stored(tmp_path) == before
 
@@ -106,7 +116,7 @@ def test_at_most_100_pages(tmp_path: Path) -> None:
             page = {"count": 1000, "next": f"{site.url}{ICML_FEED}?page={n + 1}",
                     "results": feed["results"][:1]}  # fmt: skip
             site.files[name] = Answer(json.dumps(page).encode())
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
         fetched = len(site.requests)
     one_line_error(done, "more than 100 pages")
     assert fetched == 100 and stored(tmp_path) == {}
@@ -160,7 +170,7 @@ def _redirects(url: str, kind: str, other: str = "") -> dict[str, Answer]:
 def test_a_bad_redirect_is_one_line(tmp_path: Path, kind: str, words: str) -> None:
     with serve() as site:
         site.files.update(_redirects(site.url, kind))
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
     one_line_error(done, words)
     assert stored(tmp_path) == {}
 

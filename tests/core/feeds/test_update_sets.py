@@ -1,12 +1,14 @@
 """The feed, its abstracts and ``meta.json`` are one unit (issue 29.12): one lock per venue,
 a new set swapped in whole, kill -9 at any step leaves the old or the new set, and what a
-killed update left is cleaned by the next one. Real processes against 127.0.0.1.
+killed update left is cleaned by the next one. Against 127.0.0.1; the updates that race or
+are killed run as processes of their own, the others in the test's process (``run_cli``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -15,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.cli import run_cli
 from tests.helpers.faults import paperscope
-from tests.helpers.feed_cli import feeds, pair, update_cli
+from tests.helpers.feed_cli import feeds, pair, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.feed_server import Answer, serve
 from tests.helpers.waiting import wait_until
@@ -63,7 +66,7 @@ def test_two_concurrent_updates_never_mix_their_files(tmp_path: Path) -> None:
     mine[ICML_ABSTRACTS].hold = hold
     theirs = files_of(40, 80, "theirs")
     with serve(old) as first, serve(theirs) as second:
-        assert update_cli(tmp_path, "--from", first.url).returncode == 0
+        assert update_here(tmp_path, "--from", first.url).returncode == 0
         first.files.update(mine)
         slow = start(tmp_path, first.url)
         assert wait_until(lambda: any(ICML_ABSTRACTS in p for p, _ in first.requests[2:]))
@@ -89,15 +92,28 @@ STEPS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def old_and_new(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Answer]]:
+    """A home holding the first 3,000 records as stored by an update, and the 4,000 records
+    the next update finds: made once for the kill moments, each of which copies the home."""
+    old, new = files_of(0, 3000, "old"), files_of(0, 4000, "new")
+    home = tmp_path_factory.mktemp("sets-old") / "home"
+    with serve(old) as site:
+        first = run_cli("update", "--from", site.url, home=home)
+    assert first.returncode == 0, first.stderr
+    assert pair(home) == bodies(old)
+    return home, new
+
+
 @pytest.mark.parametrize("moment", STEPS)
 def test_kill_9_at_any_step_leaves_one_whole_set_and_the_next_update_cleans(
-    tmp_path: Path, moment: str
+    old_and_new: tuple[Path, dict[str, Answer]], tmp_path: Path, moment: str
 ) -> None:
-    old, new = files_of(0, 3000, "old"), files_of(0, 4000, "new")
-    with serve(old) as site:
-        assert update_cli(tmp_path, "--from", site.url).returncode == 0
-        site.files.update(new)
-        update = start(tmp_path, site.url)
+    stored_home, new = old_and_new
+    home = Path(shutil.copytree(stored_home, tmp_path / "home", symlinks=True))
+    old = pair(home)
+    with serve(new) as site:
+        update = start(home, site.url)  # a process of its own: it is killed
         assert update.stderr is not None
         seen = []
         for line in update.stderr:
@@ -109,16 +125,16 @@ def test_kill_9_at_any_step_leaves_one_whole_set_and_the_next_update_cleans(
         # After its last step the update may end before the signal lands.
         ended = (-signal.SIGKILL, 0) if moment == "stored" else (-signal.SIGKILL,)
         assert update.returncode in ended, seen
-        assert pair(tmp_path) in (bodies(old), bodies(new))
-        json.loads((feeds(tmp_path) / "icml2026" / "meta.json").read_text())
-        again = update_cli(tmp_path, "--from", site.url)
+        assert pair(home) in (old, bodies(new))
+        json.loads((feeds(home) / "icml2026" / "meta.json").read_text())
+        again = run_cli("update", "--from", site.url, home=home)
     assert again.returncode == 0, again.stderr
-    assert pair(tmp_path) == bodies(new)
-    left = sorted(p.name for p in (feeds(tmp_path) / ".icml2026").iterdir())
+    assert pair(home) == bodies(new)
+    left = sorted(p.name for p in (feeds(home) / ".icml2026").iterdir())
     # "quiet": the update after the kill found nothing new to store (is:new ends then).
     sets = [n for n in left if n not in ("lock", "quiet")]
     assert len(sets) <= 2 and all(n.isdigit() for n in sets), left
-    assert not [p for p in feeds(tmp_path).iterdir() if p.name.endswith(".swap")]
+    assert not [p for p in feeds(home).iterdir() if p.name.endswith(".swap")]
 
 
 def test_a_feed_stored_by_an_older_version_is_kept_as_the_backup(tmp_path: Path) -> None:
@@ -130,9 +146,9 @@ def test_a_feed_stored_by_an_older_version_is_kept_as_the_backup(tmp_path: Path)
     (legacy / "meta.json").write_text('{"base": "https://icml.cc/static/virtual/data/"}')
     (legacy / f".{ICML_FEED}.abcd.tmp").write_bytes(b"x" * 1000)  # a killed write's leftover
     with serve(new) as site:
-        done = update_cli(tmp_path, "--from", site.url)
+        done = update_here(tmp_path, "--from", site.url)
     assert done.returncode == 0, done.stderr
     assert pair(tmp_path) == bodies(new) and legacy.is_symlink()
     assert not list(feeds(tmp_path).rglob("*.tmp"))
-    assert update_cli(tmp_path, "--undo").returncode == 0
+    assert update_here(tmp_path, "--undo").returncode == 0
     assert pair(tmp_path) == bodies(old)

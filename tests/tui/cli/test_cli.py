@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from index_builder.paths import HOME_ENV
-from tests.helpers.cli import spawn_cli
+from tests.helpers.cli import run_cli
 from tui.cli.main import run
 
 RECORD_KEYS = {
@@ -29,12 +29,10 @@ def shared(warm_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return warm_home
 
 
-def paperscope(*args: str, home: Path, check: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run the real ``paperscope`` entry point in a subprocess."""
-    done = spawn_cli(*args, home=home)
-    if check:
-        done.check_returncode()
-    return done
+def paperscope(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """``paperscope ARGS`` in this process (run_cli): its exit status, stdout and stderr, as
+    the command's own error handling (``tui.cli.main.run``) leaves them."""
+    return run_cli(*args, home=home)
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,22 +4,18 @@ imported (bad files one line each, the rest kept), ``is:library``, and watches."
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import HOME_ENV
-from tests.helpers.faults import paperscope
+from tests.helpers.cli import run_cli
 from tests.helpers.library_files import ATTENTION, RUBRIC, TVI_COT, Item, bibtex, csl_json, ris
 from tui.cli.main import run
 
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, HOME_ENV: str(home)}
-    return subprocess.run(paperscope(*args), env=env, capture_output=True, text=True,
-                          timeout=120, check=False)  # fmt: skip
+    return run_cli(*args, home=home)  # in this process: its stderr as a script reads it
 
 
 def test_import_marks_catalogue_papers_and_is_library_finds_them(

@@ -16,6 +16,7 @@ import rispy
 from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
 from index_builder.readinglist.zotero import ZoteroConnector, ZoteroError
+from tests.helpers.cli import run_cli
 from tests.helpers.zotero_server import fake_zotero
 from tests.tui.cli.test_cli_readinglist import make_ctx, rl
 from tui.cli import zotero as cli_zotero
@@ -119,7 +120,8 @@ def test_end_to_end_from_the_config(warm_home_copy: Path, tmp_path: Path) -> Non
         return subprocess.run([sys.executable, "-m", "tui", *argv], env=env, text=True,
                               capture_output=True, timeout=300)  # fmt: skip
 
-    assert paperscope("reading-list", "add", "65617").returncode == 0
+    # The bookmark is set-up (in this process); ``zotero send`` runs as a user runs it.
+    assert run_cli("reading-list", "add", "65617", home=warm_home_copy).returncode == 0
     with fake_zotero() as fake:
         config = warm_home_copy / "config" / "config.toml"
         config.parent.mkdir(parents=True, exist_ok=True)
