@@ -1,16 +1,19 @@
 """The homes of the ``J`` and ``paperscope join`` tests, built once per run, copied per test.
 
 Every ``J`` test starts from the same sources: the real table and a list of three bundled
-abstracts (:func:`tests.helpers.catalogue_data.write_lone_list`), and for the "certain"
-tests the conference's feed and abstracts besides. Building their catalogue and index took
-~20 s a test; they are built once (:func:`tests.helpers.shared_builds.build_once`) and each
-test takes a private copy of the cache, since ``J`` writes the joins file and changes the
-index in place. The sources stay in the shared folder, read only: their paths are part of
-the catalogue's fingerprint, so the copied cache is fresh for them.
+abstracts (:func:`tests.helpers.catalogue_data.write_lone_list`); the "certain" tests
+instead a cut of the table with the conference's feed and abstracts besides the list
+(:func:`write_certain_sources`). Building their catalogue and index took ~20 s a test;
+they are built once (:func:`tests.helpers.shared_builds.build_once`) and each test takes a
+private copy of the cache, since ``J`` writes the joins file and changes the index in
+place. The sources stay in the shared folder, read only: their paths are part of the
+catalogue's fingerprint, so the copied cache is fresh for them.
 """
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import subprocess
 import sys
@@ -20,8 +23,14 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV, Paths
-from tests.helpers.catalogue_data import TABLE, write_lone_list
-from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, write_icml
+from tests.helpers.catalogue_data import (
+    JOINED_ROW,
+    LONE_HINT,
+    TABLE,
+    UNHINTED_ROW,
+    write_lone_list,
+)
+from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.shared_builds import build_once, copy_cache
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
@@ -49,19 +58,50 @@ def paperscope_on(home: Path, table: Path, listed: Path, *, timeout: float) -> C
     return call
 
 
+CERTAIN_TABLE = "icml2026_events.csv"
+"""The name of the cut table of a "certain" home (:func:`write_certain_sources`)."""
+
+
+def write_certain_sources(folder: Path) -> None:
+    """The table, the conference's feed and its abstracts in ``folder``, cut to what the
+    "certain" tests need: the list's three papers, each with its bundled abstract (every
+    list abstract is joined with certainty, as with the whole feed), and the feed's first
+    40 records (synthetic abstracts; a poster with its oral, whose row comes too).
+
+    The whole table and feed (6,628 papers, 6,796 records) cost ~15 s of CPU a build and
+    ~4 s each rebuild after ``J``; these tests are about one paper's certain join, which
+    the texts decide, not the table's size (the plain ``J`` home keeps the whole table,
+    where the join's decisions are the point; the update tests merge the whole feed).
+    """
+    feed = icml_feed()["results"]
+    wanted = {r["id"] for r in feed[:40]} | {int(JOINED_ROW), int(LONE_HINT), int(UNHINTED_ROW)}
+    wanted |= {e for r in feed if r["id"] in wanted for e in r["related_events_ids"]}
+    records = [r for r in feed if r["id"] in wanted]
+    official = icml_abstracts()
+    folder.mkdir(parents=True, exist_ok=True)
+    with TABLE.open(encoding="utf-8", newline="") as source:
+        header, *rows = csv.reader(source)
+    with (folder / CERTAIN_TABLE).open("w", encoding="utf-8", newline="") as cut:
+        csv.writer(cut).writerows([header, *(r for r in rows if int(r[0]) in wanted)])
+    whole = {"count": len(records), "next": None, "previous": None, "results": records}
+    (folder / ICML_FEED).write_text(json.dumps(whole), encoding="utf-8")
+    abstracts = {str(e): official[str(e)] for e in sorted(wanted)}
+    (folder / ICML_ABSTRACTS).write_text(json.dumps(abstracts), encoding="utf-8")
+
+
 def join_sources(folder: Path, *, certain: bool, marked: bool) -> list[Path]:
     """The sources of a ``J`` home kept in ``folder``, written if they are not there yet:
-    the table and the lone list; ``certain``: the feed and abstracts too (``marked``: the
-    list's ProEval abstract in Markdown bold)."""
+    the table and the lone list; ``certain``: a cut of the table, with the feed and
+    abstracts (``marked``: the list's ProEval abstract in Markdown bold)."""
     listed = folder / "mine.txt"
     if not listed.exists():
         write_lone_list(listed, marked=marked)
     if not certain:
         return [TABLE, listed]
-    feeds = folder / "feeds"
-    if not (feeds / ICML_ABSTRACTS).exists():
-        write_icml(feeds)
-    return [TABLE, feeds / ICML_FEED, feeds / ICML_ABSTRACTS, listed]
+    cut = folder / "certain"
+    if not (cut / ICML_ABSTRACTS).exists():
+        write_certain_sources(cut)
+    return [cut / CERTAIN_TABLE, cut / ICML_FEED, cut / ICML_ABSTRACTS, listed]
 
 
 def home_app(home: Path, sources: list[Path]) -> PaperScopeApp:
@@ -109,8 +149,9 @@ def join_app(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> JoinAp
 def certain_app(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> Callable[[bool], PaperScopeApp]:
-    """The app on the table, the conference's feed and abstracts (the bundled texts among
-    them) and a list whose ProEval abstract is the feed's (``marked``: in Markdown bold)."""
+    """The app on a cut of the table with the conference's feed and abstracts
+    (:func:`write_certain_sources`) and a list whose ProEval abstract is the feed's
+    (``marked``: in Markdown bold)."""
 
     def make(marked: bool) -> PaperScopeApp:
         built = built_join_home(tmp_path_factory, certain=True, marked=marked)
