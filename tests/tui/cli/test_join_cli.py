@@ -143,8 +143,8 @@ def test_refusals_say_why_and_write_nothing(paperscope: Command, tmp_path: Path)
 def test_an_abstract_that_is_the_conference_own_text_is_not_taken_apart(
     tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, marked: bool
 ) -> None:
-    # The table, the feed and its abstracts (the bundled texts among them) and the list,
-    # built once per run (tests.helpers.join_homes).
+    # A cut of the table, the feed and its abstracts (join_homes.write_certain_sources)
+    # and the list, built once per run (tests.helpers.join_homes).
     built = built_join_home(tmp_path_factory, certain=True, marked=marked)
     copied = copied_join_home(built, tmp_path / "home", certain=True, marked=marked)
     done = on_sources(tmp_path / "home", copied)("join", "--apart", JOINED_ROW)
