@@ -3,7 +3,7 @@
 A fit (:func:`index_builder.vectors.tfidf.compute`) keeps the words and word pairs found
 in ``min_df`` papers or more and in at most ``max_df`` of them (then the ``max_features``
 found in most papers), and the authors of ``author_min_df`` papers or more. Most word
-pairs are in one paper alone: of the 600,000 distinct terms of the updated home's 6,630
+pairs are in one paper alone: of the 580,000 distinct terms of the updated home's 6,630
 abstracts, 26,000 are kept. Making every pair a string and numbering it in a dictionary
 was most of a fit's time and memory. Here the words are numbered, a pair is the number
 ``first * words + second``, and all terms are counted and their papers found with numpy
