@@ -18,6 +18,7 @@ that the sums over a row add in the same order (``tests/core/search/test_vectors
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterable, Sequence
 from itertools import count
@@ -76,23 +77,28 @@ def kept_counts(
     np.cumsum(per_word + per_pair + per_author, out=base[1:])
     word_rows = np.repeat(np.arange(n, dtype=np.int64), per_word)
     word_pos = base[word_rows] + np.arange(len(word_at)) - word_start[word_rows]
-    tallies = [_tally(word_at, word_rows, word_pos, dense=True)]
     width = max(len(words), 1)
+    most = max_df * n
+    empty = np.zeros(0, np.int64)
+    pair_keys, pair_rows, pair_pos = empty, empty, empty
     if analysis.pairs:
         joined = word_rows[1:] == word_rows[:-1]
         pair_rows = word_rows[1:][joined]
         pair_keys = word_at[:-1][joined] * width + word_at[1:][joined]
         # The k-th pair of a paper comes after its words: its first word's place + its words.
         pair_pos = word_pos[:-1][joined] + per_word[pair_rows]
-        tallies.append(_tally(pair_keys, pair_rows, pair_pos))
-    else:
-        tallies.append(_tally(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)))
+        del joined
+    # Each kind's arrays are let go once counted: at 20,000 papers each is 40 MB.
+    tallies = [_tally(word_at, word_rows, word_pos, min_df, most, dense=True)]
+    del word_at, word_rows, word_pos
+    tallies.append(_tally(pair_keys, pair_rows, pair_pos, min_df, most))
+    del pair_keys, pair_rows, pair_pos
     author_rows = np.repeat(np.arange(n, dtype=np.int64), per_author)
     author_pos = (
         base[author_rows] + per_word[author_rows] + per_pair[author_rows]
         + np.arange(len(author_at)) - author_start[author_rows]
     )  # fmt: skip
-    tallies.append(_tally(author_at, author_rows, author_pos, dense=True))
+    tallies.append(_tally(author_at, author_rows, author_pos, author_min_df, math.inf, dense=True))
 
     def text(kind: int, key: int) -> str:
         if kind == 0:
@@ -141,8 +147,12 @@ def _numbered(lists: Iterable[list[str]]) -> tuple[list[str], Any, Any]:
     return list(number), np.searchsorted(given, raw), starts
 
 
-def _tally(keys: Any, rows: Any, positions: Any, *, dense: bool = False) -> _Tally:
-    """``dense``: the keys are numbered 0, 1, ... in the order they first come."""
+def _tally(
+    keys: Any, rows: Any, positions: Any, least: float, most: float, *, dense: bool = False
+) -> _Tally:
+    """The terms of ``keys`` found in ``least`` to ``most`` papers (the others cannot be
+    kept: most pairs are in one paper, and their cells are let go at once). ``dense``: the
+    keys are numbered 0, 1, ... in the order they first come."""
     import numpy as np
 
     if dense:
@@ -155,9 +165,20 @@ def _tally(keys: Any, rows: Any, positions: Any, *, dense: bool = False) -> _Tal
         inverse = inverse.reshape(-1)
     width = max(len(distinct), 1)
     cells, counts = np.unique(rows * width + inverse, return_counts=True)
+    del inverse
     terms = cells % width
     df = np.bincount(terms, minlength=len(distinct))
-    return _Tally(distinct, positions[first], df, cells // width, terms, counts)
+    able = (df >= least) & (df <= most)
+    chosen = able[terms]
+    renumbered = np.cumsum(able) - 1
+    return _Tally(
+        distinct[able],
+        positions[first[able]],
+        df[able],
+        (cells // width)[chosen],
+        renumbered[terms[chosen]],
+        counts[chosen],
+    )
 
 
 def _cells(
