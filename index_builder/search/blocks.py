@@ -5,7 +5,8 @@ A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` wr
 postings, each a length (negative for the last), a pickled info tuple and the pickled,
 zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
 the same term end to end (a list's blocks may have any sizes), :func:`add_rows` adds many
-rows to the terms table at once. Used by :mod:`index_builder.search.segment`.
+rows to the terms table at once and :func:`write_hashes` writes its hash tables. Used by
+:mod:`index_builder.search.segment`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import struct
 import zlib
 from array import array
 from hashlib import md5
+from itertools import starmap
 from operator import sub
 from pickle import dumps
 from typing import Any
@@ -45,6 +47,8 @@ TERM_INFO = W3TermInfo._struct
 _FLOAT32 = struct.Struct("f")
 _ROW_LENGTHS = struct.Struct("!ii")
 """A hash table row's key and value lengths (``whoosh.filedb.filetables``)."""
+_POINTER = struct.Struct("!Iq")
+"""A hash table slot: a key's hash and where its row starts (``filetables._pointer``)."""
 
 
 Postings = list[Any]
@@ -238,6 +242,24 @@ def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
         last = key
     dbfile.write(b"".join(chunks))
     table.lastkey = last
+
+
+def write_hashes(table: Any) -> None:
+    """``HashWriter._write_hashes``, the 256 hash tables written when the terms table
+    closes: the same slots (linear probing from the same start), one write a table
+    instead of one a slot (200,000 writes at 6,630 papers)."""
+    dbfile = table.dbfile
+    null = (0, 0)  # never a row: no row starts at position 0 (the header is there)
+    for entries in table.buckets:
+        numslots = 2 * len(entries)
+        table.directory.append((dbfile.tell(), numslots))
+        slots = [null] * numslots
+        for entry in entries:
+            slot = (entry[0] >> 8) % numslots
+            while slots[slot] is not null:
+                slot = (slot + 1) % numslots
+            slots[slot] = entry
+        dbfile.write(b"".join(starmap(_POINTER.pack, slots)))
 
 
 def _md5_low32(key: bytes) -> int:

@@ -42,6 +42,7 @@ from index_builder.search.blocks import (
     encode_term,
     join_terms,
     term_info,
+    write_hashes,
 )
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
@@ -261,4 +262,5 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
         done += len(terms)
         if progress:
             progress(done, total)
+    table._write_hashes = lambda: write_hashes(table)  # the same bytes, written at commit
     writer.commit(optimize=True)

@@ -78,11 +78,16 @@ class Analysis:
 
     def words(self, text: str) -> list[str]:
         """The terms of ``text``: folded words without stop words, then the pairs."""
-        stop = self._stop
-        found = [w for w in self._pattern.findall(fold(text)) if w not in stop]
+        found = self.single_words(text)
         if self.pairs:
-            found += [f"{a} {b}" for a, b in pairwise(found)]
+            found += [pair_text(a, b) for a, b in pairwise(found)]
         return found
+
+    def single_words(self, text: str) -> list[str]:
+        """The folded words of ``text`` without stop words, in order (no pairs): each
+        two neighbours of this list are a pair when :attr:`pairs` is on."""
+        stop = self._stop
+        return [w for w in self._pattern.findall(fold(text)) if w not in stop]
 
     @cached_property
     def _stop(self) -> frozenset[str]:
@@ -94,7 +99,17 @@ class Analysis:
 
     def terms(self, paper: Paper) -> tuple[list[str], list[str]]:
         """``(words, authors)``: the text's terms and the author features of ``paper``."""
-        return self.words(f"{paper.title}\n{paper.abstract}"), author_features(paper.authors)
+        return self.words(text_of(paper)), author_features(paper.authors)
+
+
+def text_of(paper: Paper) -> str:
+    """The text of ``paper`` whose words are its terms: its title and abstract."""
+    return f"{paper.title}\n{paper.abstract}"
+
+
+def pair_text(first: str, second: str) -> str:
+    """The feature of two neighbouring words (a space never occurs in a word)."""
+    return f"{first} {second}"
 
 
 def is_author(feature: str) -> bool:

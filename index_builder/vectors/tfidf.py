@@ -19,7 +19,6 @@ import math
 from array import array
 from collections.abc import Sequence
 from functools import cache
-from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -87,25 +86,17 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
     """The vectors of ``papers`` (a catalogue with no usable term gets no features)."""
     import numpy as np
 
+    from index_builder.vectors.counting import kept_counts
+
     analysis = analysis or default_analysis()
-    ids = tuple(p.id for p in papers)
-    vocabulary: dict[str, int] = {}
-    counts = _csr(_counts(analysis, papers, vocabulary, grow=True))
-    terms = list(vocabulary)
-    df = np.bincount(counts.indices, minlength=len(terms))
     min_df, max_df = settings(len(papers), sum(1 for p in papers if p.abstract))
-    author = np.fromiter(map(is_author, terms), bool, len(terms))
-    kept = np.flatnonzero(~author & (df >= min_df) & (df <= max_df * len(papers)))
-    if len(kept) > analysis.max_features:
-        by_df = sorted(kept.tolist(), key=lambda i: (-df[i], terms[i]))
-        kept = np.array(by_df[: analysis.max_features], dtype=np.int64)
-    kept = np.concatenate([kept, np.flatnonzero(author & (df >= AUTHOR_MIN_DF))])
-    order = sorted(kept.tolist(), key=terms.__getitem__)
-    features = tuple(terms[i] for i in order)
-    n = len(papers)
-    idf = np.array([_idf(analysis, n, int(df[i])) for i in order], np.float32)
-    matrix = _csr(_weighed(counts[:, order], idf, analysis, features))
-    return PaperVectors.from_matrix(matrix, features, ids, idf, analysis)
+    kept = kept_counts(analysis, papers, min_df=min_df, max_df=max_df, author_min_df=AUTHOR_MIN_DF)
+    idf = np.array([_idf(analysis, len(papers), df) for df in kept.df], np.float32)
+    counts = Rows(kept.data, kept.indices, kept.indptr, kept.shape)
+    matrix = _csr(_weighed(counts, idf, analysis, kept.features))
+    return PaperVectors.from_matrix(
+        matrix, kept.features, tuple(p.id for p in papers), idf, analysis
+    )
 
 
 def vectorize(vectors: PaperVectors, papers: Sequence[Paper]) -> Any:
@@ -117,7 +108,7 @@ def vectorize(vectors: PaperVectors, papers: Sequence[Paper]) -> Any:
 def vectorize_lines(vectors: PaperVectors, papers: Sequence[Paper]) -> Rows:
     """:func:`vectorize`'s rows as plain numpy arrays (scipy is not imported: a change in
     place of a few papers would spend more on importing it than on their rows)."""
-    counts = _counts(vectors.analysis, papers, vectors.column, grow=False)
+    counts = _counts(vectors.analysis, papers, vectors.column)
     return _weighed(counts, vectors.idf, vectors.analysis, vectors.words)
 
 
@@ -148,33 +139,18 @@ def _idf(analysis: Analysis, papers: int, df: int) -> float:
     return math.log((1 + papers) / (1 + df)) + 1.0
 
 
-def _counts(
-    analysis: Analysis, papers: Sequence[Paper], vocabulary: dict[str, int], *, grow: bool
-) -> Rows:
-    """The papers' term counts (CSR arrays, columns in order) over ``vocabulary``'s columns;
-    ``grow``: a new term is added to it, else dropped. Term ids are kept as 8 bytes, not
-    strings."""
+def _counts(analysis: Analysis, papers: Sequence[Paper], vocabulary: dict[str, int]) -> Rows:
+    """The papers' term counts (CSR arrays, columns in order) over ``vocabulary``'s
+    columns; a term not in it is dropped."""
     import numpy as np
 
     at = array("q")
     start = [0]
-    # Growing, a new term takes the next number of ``fresh`` (one C-level call a term,
-    # not a Python expression): a known term skips one, so the numbers are made
-    # consecutive again at the end, keeping their order (the order terms came in).
-    fresh = count(len(vocabulary))
-    first = len(vocabulary)
     for paper in papers:
         words, authors = analysis.terms(paper)
-        if grow:
-            at.extend(map(vocabulary.setdefault, words + authors, fresh))
-        else:
-            at.extend([i for t in words + authors if (i := vocabulary.get(t)) is not None])
+        at.extend([i for t in words + authors if (i := vocabulary.get(t)) is not None])
         start.append(len(at))
     columns = np.frombuffer(at, dtype=np.int64) if len(at) else np.zeros(0, np.int64)
-    if grow and len(vocabulary) > first:
-        numbers = np.fromiter(vocabulary.values(), np.int64, len(vocabulary))
-        columns = np.searchsorted(numbers, columns)
-        vocabulary.update(zip(list(vocabulary), range(len(vocabulary)), strict=True))
     rows = np.repeat(np.arange(len(papers), dtype=np.int64), np.diff(start))
     width = max(len(vocabulary), 1)
     # Each (row, column) once, with how often it came: sorted by row, then column.
