@@ -41,7 +41,7 @@ def _stored_ids(leaf: Any) -> list[str]:
 
 def _kept_ids(folder: Path | None, leaf: Any) -> list[str]:
     """The ids of ``leaf``'s segment, from its file in ``folder`` when it has a whole one."""
-    if folder is not None:
+    if folder is not None and leaf.segment() is not None:
         try:
             ids = json.loads(ids_file(folder, leaf.segment()).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -58,7 +58,8 @@ def save_segment_ids(folder: Path, known: Sequence[str] | None = None) -> None:
     ix = whoosh_index.open_dir(str(folder))
     try:
         with ix.reader() as reader:
-            leaves = [leaf for leaf, _ in reader.leaf_readers()]
+            # An index of no papers is one empty reader without a segment: no ids to keep.
+            leaves = [leaf for leaf, _ in reader.leaf_readers() if leaf.segment() is not None]
             wanted = {ids_file(folder, leaf.segment()) for leaf in leaves}
             for leaf in leaves:
                 target = ids_file(folder, leaf.segment())
