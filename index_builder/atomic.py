@@ -25,6 +25,7 @@ import re
 import stat
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,8 @@ def write_pickle(path: Path, value: object) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
-            with os.fdopen(fd, "wb") as handle:
+            # Pickling makes a short-lived tuple per object: collections midway free nothing.
+            with os.fdopen(fd, "wb") as handle, gc_paused():
                 pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except BaseException:
@@ -105,13 +107,24 @@ def read_pickle(source: Path | bytes) -> Any:
     costs time. Raises what reading or unpickling raises; a caller treats that as a cache
     to rebuild.
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         if isinstance(source, bytes):
             return pickle.loads(source)
         with source.open("rb") as handle:
             return pickle.load(handle)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused for the block (as it was after it).
+
+    For work that makes many objects and keeps nearly all of them (a cache read, a
+    catalogue merged): each collection midway walks them all again and frees nothing.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from index_builder import venues
+from index_builder.atomic import gc_paused
 from index_builder.catalogue import cache, kept_papers
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.joins import scoring_cache
@@ -176,7 +177,8 @@ def _build(
         parsed.append(result)
         read.append((path, digest, result))
     problems.extend(without_gone_joins(parsed))
-    with kept_papers.using(kept, kept_papers.stage_key(read) if kept else b""):
+    # The merge makes some 100,000 objects and keeps them: a collection midway frees nothing.
+    with kept_papers.using(kept, kept_papers.stage_key(read) if kept else b""), gc_paused():
         built = build_papers(parsed)
     papers, clashes = drop_claimed_ids(built, parsed)
     return Catalogue(papers, [*problems, *clashes], fingerprint)
