@@ -31,6 +31,15 @@ def _init_fields(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in found)
 
 
+def field_getter(kind: type) -> Callable[[Any], tuple[Any, ...]]:
+    """One C-level getter of a dataclass's field values, as a tuple in field order (for
+    a dataclass of two fields or more, each of which its constructor takes)."""
+    names = _init_fields(kind)
+    if len(names) < 2:  # attrgetter of one name gives the value, not a tuple
+        raise TypeError(f"{kind.__name__} has fewer than two fields")
+    return attrgetter(*names)
+
+
 def pickled_as_call(kind: _T) -> _T:
     """Class decorator (above ``@dataclass``): pickle the frozen dataclass as a call of the
     class with its field values, taken by one C-level getter.
@@ -39,10 +48,7 @@ def pickled_as_call(kind: _T) -> _T:
     caches between builds hold tens of thousands of papers, events, rows and records,
     and loading that state was a third of a join by hand's build.
     """
-    names = _init_fields(kind)
-    if len(names) < 2:  # attrgetter of one name gives the value, not a tuple
-        raise TypeError(f"{kind.__name__} has fewer than two fields")
-    values = attrgetter(*names)
+    values = field_getter(kind)
 
     def __reduce__(self: object) -> tuple[type, tuple[object, ...]]:
         return kind, values(self)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import operator
 import os
 import pickle
 import shutil
@@ -41,7 +40,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 
 from index_builder.atomic import write_pickle
-from index_builder.model import Event, Paper
+from index_builder.model import Event, Paper, field_getter
 from index_builder.search import folder as indexfiles
 from index_builder.search import pending_rows
 from index_builder.search.doc_map import save_segment_ids
@@ -78,8 +77,8 @@ class Changes:
         return len(self.written) + len(self.removed)
 
 
-_PAPER_FIELDS = operator.attrgetter(*(f.name for f in fields(Paper)))
-_EVENT_FIELDS = operator.attrgetter(*(f.name for f in fields(Event)))
+_PAPER_FIELDS = field_getter(Paper)
+_EVENT_FIELDS = field_getter(Event)
 _EVENTS = [f.name for f in fields(Paper)].index("events")
 
 
