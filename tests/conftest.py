@@ -71,6 +71,20 @@ def _no_declared_venues() -> Iterator[None]:
     venues.declare(())
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_handler_kept() -> Iterator[None]:
+    """Each test ends with the Ctrl+C handler it started with: code run in the test's
+    process (a command's ``main``, an app quitting) may set its own, and a test that sends
+    itself SIGINT (``test_segment.py``) must find Python's default, whatever ran before it
+    on the same worker."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    if signal.getsignal(signal.SIGINT) is not before:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.hookimpl(wrapper=True, trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """After each test: collect its garbage, then freeze what outlives it.

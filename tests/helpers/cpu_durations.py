@@ -8,6 +8,8 @@ sum and the slowest 15 tests, by CPU, beside their wall time.
 
 from __future__ import annotations
 
+import json
+import os
 import resource
 import time
 from collections.abc import Iterator
@@ -31,6 +33,20 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     finally:
         _times[item.nodeid] = (_cpu() - cpu, time.perf_counter() - wall)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the times to ``$CPU_DURATIONS_DIR/<worker>.json`` when that is set.
+
+    Under pytest-xdist each worker times its own tests and the controller prints nothing;
+    the files let a run's times be summed across workers.
+    """
+    folder = os.environ.get("CPU_DURATIONS_DIR")
+    if not folder or not _times:
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(os.path.join(folder, f"{worker}.json"), "w", encoding="utf-8") as out:
+        json.dump(_times, out)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -248,6 +248,8 @@ def test_a_ctrl_c_while_forking_the_worker_is_not_lost(
 ) -> None:
     # A test runner's worker may start a thread of its own for a moment: fork anyway.
     monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    # Python's own Ctrl+C handler, as a command's process has it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # restored by conftest
     before = children()
     ix = whoosh_index.create_in(str(tmp_path), make_schema())
     writer = ix.writer(procs=1, compound=False)
