@@ -37,7 +37,7 @@ MASSART = "massart noise"
 SLICE = 40
 """Papers of the slice besides the two Massart papers: enough for a build with phases to
 kill it in (a progress report for each paper gathered) and every file to damage. Each of
-the ~30 builds here costs ~0.14 s of CPU (150 papers: ~0.35 s; 400: ~1 s)."""
+the ~30 builds here costs ~0.14 s of CPU (150 papers: ~0.35 s)."""
 
 
 def massart_titles(index: SearchIndex) -> list[str]:
