@@ -12,11 +12,13 @@ process) still uses :func:`tests.helpers.cli.spawn_cli`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
 import subprocess
 import sys
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,9 +45,12 @@ def _child(args: tuple[str, ...], home: Path, env: Mapping[str, str], err: int) 
                 status = run(list(args))
             except SystemExit as exc:
                 status = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:  # the test reads it on the pipe, and sees status 70
+        traceback.print_exc()
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+            sys.stderr.flush()
         os._exit(status)  # never back into pytest, whatever happened
 
 
