@@ -3,7 +3,9 @@
 A named pipe or a link to ``/dev/zero`` where the joins file is: every ``join`` command
 says so in one line and ends (each command is a process of its own, forked from the
 test's: its timeout is the hang detector); a join whose paper left the feed is named by
-``join --list`` and ``doctor``.
+``join --list`` and ``doctor``. The home is the lone list on a cut of the table
+(:mod:`tests.helpers.faults_joins`): the same joins and hints for the list's abstracts,
+without merging the whole table again after the table changed.
 """
 
 from __future__ import annotations
@@ -13,15 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.catalogue_data import (
-    JOINED_ROW,
-    LONE_ABSTRACT,
-    LONE_HINT,
-    TABLE,
-    table_copy,
-)
+from tests.helpers.catalogue_data import JOINED_ROW, LONE_ABSTRACT, LONE_HINT
 from tests.helpers.faults_cli import forked_cli
-from tests.helpers.join_homes import Command, built_join_home, copied_join_home
+from tests.helpers.faults_joins import cut_home, without_row
+from tests.helpers.join_homes import Command
 
 JOIN_COMMANDS = [
     ("join", "--list"),
@@ -32,17 +29,17 @@ JOIN_COMMANDS = [
 
 
 @pytest.fixture
-def listed(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
-    """The lone-abstract list; the home ``tmp_path/home`` starts with a copy of the cache
-    built once per run of the real table and that list (:mod:`tests.helpers.join_homes`)."""
-    built = built_join_home(tmp_path_factory)
-    return copied_join_home(built, tmp_path / "home", certain=False, marked=False)[1]
+def sources(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> tuple[Path, Path]:
+    """The cut table and the lone-abstract list; the home ``tmp_path/home`` starts with a
+    copy of the cache built once per run of them (:mod:`tests.helpers.faults_joins`)."""
+    table, listed = cut_home(tmp_path_factory, tmp_path / "home")
+    return table, listed
 
 
-def cli(tmp_path: Path, listed: Path, table: Path = TABLE) -> Command:
-    """``paperscope`` on ``table`` (default: the real one) and the lone-abstract list."""
-    sources = ("--no-bundled", "--source", str(table), "--source", str(listed))
-    return lambda *args: forked_cli(*sources, *args, home=tmp_path / "home", timeout=120)
+def cli(tmp_path: Path, sources: tuple[Path, Path], table: Path | None = None) -> Command:
+    """``paperscope`` on ``table`` (default: the cut table) and the lone-abstract list."""
+    options = ("--no-bundled", "--source", str(table or sources[0]), "--source", str(sources[1]))
+    return lambda *args: forked_cli(*options, *args, home=tmp_path / "home", timeout=120)
 
 
 def joins_file(tmp_path: Path) -> Path:
@@ -53,7 +50,7 @@ def joins_file(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
 def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
-    tmp_path: Path, listed: Path, kind: str
+    tmp_path: Path, sources: tuple[Path, Path], kind: str
 ) -> None:
     path = joins_file(tmp_path)
     if kind == "fifo":
@@ -62,7 +59,7 @@ def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
     else:
         path.symlink_to("/dev/zero")
         said = "not a regular file (a device)"
-    call = cli(tmp_path, listed)
+    call = cli(tmp_path, sources)
     for args in JOIN_COMMANDS:
         done = call(*args)  # a hang is a TimeoutExpired: the test fails
         assert done.returncode == 1, (args, done.stdout, done.stderr)
@@ -73,11 +70,12 @@ def test_a_joins_file_that_is_no_file_is_one_line_for_every_join_command(
 
 
 def test_a_join_whose_paper_left_the_feed_is_named_by_list_and_doctor(
-    tmp_path: Path, listed: Path
+    tmp_path: Path, sources: tuple[Path, Path]
 ) -> None:
-    made = cli(tmp_path, listed)(*JOIN_COMMANDS[3])
+    made = cli(tmp_path, sources)(*JOIN_COMMANDS[3])
     assert made.returncode == 0, made.stderr
-    gone = cli(tmp_path, listed, table_copy(tmp_path / "feed", drop=LONE_HINT))
+    left = without_row(sources[0], LONE_HINT, tmp_path / "feed" / sources[0].name)
+    gone = cli(tmp_path, sources, left)
     joins = gone("join", "--list")
     assert joins.returncode == 0, joins.stderr
     assert "not in force: that paper is no longer in the table" in joins.stdout

@@ -1,11 +1,12 @@
 """Issue 36.3 and 36.13: ``J`` never reads the joins file on the event loop.
 
-The app on a real home (the real table, three bundled abstracts: see
-:func:`tests.helpers.catalogue_data.write_lone_list`; built once per run by
-:mod:`tests.helpers.join_homes`). Every read of ``joins.jsonl`` is recorded with its
-thread: none may be the event loop's, where a named pipe froze the whole app (even ``q``)
-and a large file stalled every ``J``. With a named pipe there, ``J`` says so in a notice
-and the app goes on.
+The app on a real home (a cut of the table and three bundled abstracts: see
+:func:`tests.helpers.catalogue_data.write_lone_list`), built once per run by
+:mod:`tests.helpers.faults_joins`: the list's abstracts get the joins and hints they get on
+the whole table, and ``J`` does not merge 6,628 papers again. Every read of ``joins.jsonl``
+is recorded with its thread: none may be the event loop's, where a named pipe froze the
+whole app (even ``q``) and a large file stalled every ``J``. With a named pipe there,
+``J`` says so in a notice and the app goes on.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from index_builder.catalogue.joins import by_hand as hand_joins
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
-from tests.helpers.join_homes import JoinApp
+from tests.helpers.faults_joins import cut_app
 from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import settle, until
 from tests.tui.test_app_join import opened
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.slow
 
 
 async def test_j_reads_the_joins_file_in_a_worker_only(
-    join_app: JoinApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     joins = tmp_path / "data" / "joins.jsonl"
     readers: list[str] = []
@@ -39,7 +40,7 @@ async def test_j_reads_the_joins_file_in_a_worker_only(
         return read(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(hand_joins, "read_regular_file", recorded)
-    app = join_app()
+    app = cut_app(tmp_path_factory, tmp_path)
     loop = threading.main_thread().name
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "hierarchical vocabulary routing watermark")
@@ -57,9 +58,9 @@ async def test_j_reads_the_joins_file_in_a_worker_only(
 
 
 async def test_j_with_a_named_pipe_for_the_joins_file_says_so_and_goes_on(
-    join_app: JoinApp, tmp_path: Path, notices: Notices
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, notices: Notices
 ) -> None:
-    app = join_app()
+    app = cut_app(tmp_path_factory, tmp_path)
     joins = tmp_path / "data" / "joins.jsonl"
     os.mkfifo(joins)
     async with app.run_test(size=(120, 36)) as pilot:
