@@ -34,6 +34,7 @@ from index_builder.search import in_place, vocabulary
 from index_builder.search.engine import SearchIndex
 from index_builder.search.in_place import REBUILD_SHARE
 from tests.core.test_analysis_versions import fixed_papers
+from tests.helpers.search_builds import fixed_index
 
 TOLERANCE = 0.01
 QUERIES = [
@@ -116,11 +117,13 @@ def overlap(changed: SearchIndex, fresh: SearchIndex, ids: list[str]) -> float:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_changes_in_place_answer_as_a_fresh_build(tmp_path: Path, seed: int) -> None:
+def test_changes_in_place_answer_as_a_fresh_build(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, seed: int
+) -> None:
     rng = random.Random(seed)
     papers = fixed_papers()
     index_dir = tmp_path / "index"
-    SearchIndex(index_dir, papers, "v0").ensure()
+    fixed_index(tmp_path_factory, index_dir)
     for serial in range(1, 4):
         papers = mutate(papers, rng, serial)
         changed = SearchIndex(index_dir, papers, f"v{serial}")
@@ -145,10 +148,12 @@ def test_changes_in_place_answer_as_a_fresh_build(tmp_path: Path, seed: int) -> 
         shutil.rmtree(fresh_dir)
 
 
-def test_most_papers_changed_is_a_full_build(tmp_path: Path) -> None:
+def test_most_papers_changed_is_a_full_build(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     papers = fixed_papers()
     index_dir = tmp_path / "index"
-    SearchIndex(index_dir, papers, "v0").ensure()
+    fixed_index(tmp_path_factory, index_dir)
     share = int(len(papers) * REBUILD_SHARE) + 1
     rewritten = [replace(p, title=f"{p.title} renamed") for p in papers[:share]]
     changed = SearchIndex(index_dir, [*rewritten, *papers[share:]], "v1")
@@ -158,10 +163,12 @@ def test_most_papers_changed_is_a_full_build(tmp_path: Path) -> None:
     assert changed.search("renamed").total == share
 
 
-def test_a_few_changes_write_a_few_documents(tmp_path: Path) -> None:
+def test_a_few_changes_write_a_few_documents(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     papers = fixed_papers()
     index_dir = tmp_path / "index"
-    SearchIndex(index_dir, papers, "v0").ensure()
+    fixed_index(tmp_path_factory, index_dir)
     edited = [replace(papers[7], abstract="zebrafish " + papers[7].abstract), *papers[8:]]
     changed = SearchIndex(index_dir, [*papers[:7], *edited], "v1")
     assert changed.ensure() is None
@@ -174,14 +181,17 @@ def test_a_few_changes_write_a_few_documents(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("limit", [0, 5000])
 def test_the_vocabulary_moved_in_place_counts_as_a_fresh_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    limit: int,
 ) -> None:
     # A change writes the moves of the counts alone (limit 5000), or the counts whole.
     monkeypatch.setattr(vocabulary, "CHANGES_LIMIT", limit)
     monkeypatch.setattr(in_place, "CHANGES_LIMIT", limit)
     rng = random.Random(3)
     papers = fixed_papers()
-    SearchIndex(tmp_path / "index", papers, "v0").ensure()
+    fixed_index(tmp_path_factory, tmp_path / "index")
     for serial in range(1, 4):
         papers = mutate(papers, rng, serial)
         SearchIndex(tmp_path / "index", papers, f"v{serial}").ensure()

@@ -27,6 +27,7 @@ from index_builder.search.engine import SearchIndex
 from index_builder.search.pending_rows import PENDING_FILE, read_pending
 from index_builder.vectors.storage import VECTORS_FILE
 from tests.core.test_analysis_versions import fixed_papers
+from tests.helpers.search_builds import fixed_index
 
 
 def first_change(papers: list[Paper]) -> list[Paper]:
@@ -43,11 +44,14 @@ def second_change(papers: list[Paper]) -> list[Paper]:
     return [*papers[:30], rewritten, *papers[31:], added]
 
 
-def changed_index(folder: Path, limit: int, monkeypatch: pytest.MonkeyPatch) -> SearchIndex:
-    """The fixture's index changed in place twice, with ``limit`` pending rows at most."""
+def changed_index(
+    folder: Path, limit: int, monkeypatch: pytest.MonkeyPatch, factory: pytest.TempPathFactory
+) -> SearchIndex:
+    """The fixture's index (a copy of its full build) changed in place twice, with
+    ``limit`` pending rows at most."""
     monkeypatch.setattr(pending_rows, "PENDING_LIMIT", limit)
     papers = fixed_papers()
-    SearchIndex(folder, papers, "v0").ensure()
+    fixed_index(factory, folder)
     for serial, change in enumerate((first_change, second_change), 1):
         papers = change(papers)
         index = SearchIndex(folder, papers, f"v{serial}")
@@ -84,11 +88,11 @@ def assert_same_vectors(lazy: SearchIndex, eager: SearchIndex) -> None:
 
 
 def test_pending_rows_answer_as_rows_computed_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    SearchIndex(tmp_path / "built", fixed_papers(), "v0").ensure()
-    lazy = changed_index(tmp_path / "lazy", 200, monkeypatch)
-    eager = changed_index(tmp_path / "eager", 0, monkeypatch)
+    fixed_index(tmp_path_factory, tmp_path / "built")
+    lazy = changed_index(tmp_path / "lazy", 200, monkeypatch, tmp_path_factory)
+    eager = changed_index(tmp_path / "eager", 0, monkeypatch, tmp_path_factory)
     ids = [p.id for p in lazy.papers]
     assert read_pending(tmp_path / "lazy") == {ids[3], "added-1", ids[30], "added-2"}
     assert not (tmp_path / "eager" / PENDING_FILE).exists()
@@ -101,20 +105,24 @@ def test_pending_rows_answer_as_rows_computed_at_once(
 
 
 def test_past_the_limit_the_change_writes_every_pending_row(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    capped = changed_index(tmp_path / "capped", 3, monkeypatch)  # 2 pending, then 4 > 3
+    capped = changed_index(
+        tmp_path / "capped", 3, monkeypatch, tmp_path_factory
+    )  # 2 pending, then 4 > 3
     assert not (tmp_path / "capped" / PENDING_FILE).exists()
     marker = indexfiles.read_marker(tmp_path / "capped") or {}
     assert PENDING_FILE not in marker["files"] and VECTORS_FILE in marker["files"]
-    eager = changed_index(tmp_path / "eager", 0, monkeypatch)
+    eager = changed_index(tmp_path / "eager", 0, monkeypatch, tmp_path_factory)
     assert_same_vectors(capped, eager)
     capped.close()
     eager.close()
 
 
-def test_a_damaged_pending_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    index = changed_index(tmp_path / "index", 200, monkeypatch)
+def test_a_damaged_pending_file_is_rebuilt(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = changed_index(tmp_path / "index", 200, monkeypatch, tmp_path_factory)
     path = tmp_path / "index" / PENDING_FILE
     path.write_text('{"ids": "not a list"}', encoding="utf-8")
     assert index.similar("added-1", 5).hits
@@ -124,11 +132,11 @@ def test_a_damaged_pending_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_a_search_after_a_change_imports_no_numpy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     papers = fixed_papers()
     folder = tmp_path / "index"
-    SearchIndex(folder, papers, "v0").ensure()
+    fixed_index(tmp_path_factory, folder)
     papers_file = tmp_path / "after.json"
     papers_file.write_text(json.dumps([p.to_json() for p in first_change(papers)]))
     code = (

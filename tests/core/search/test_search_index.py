@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,13 +19,38 @@ from index_builder.search import folder as indexfiles
 from index_builder.search.engine import DAMAGED_NOTICE, SearchIndex
 from tests.helpers.paths import REPO
 from tests.helpers.search_papers import PAPERS
+from tests.helpers.shared_builds import build_once
 from tests.helpers.waiting import wait_until
 
+Built = Callable[[Path], SearchIndex]
 
-def built(path: Path, fingerprint: str = "fp") -> SearchIndex:
-    ix = SearchIndex(path, PAPERS, fingerprint)
+
+def build_here(path: Path) -> SearchIndex:
+    """The papers' index built at ``path`` (the build is what the test checks), opened."""
+    ix = SearchIndex(path, PAPERS, "fp")
     ix.ensure()
     return ix
+
+
+@pytest.fixture
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """``built(path)``: the papers' index at ``path``, opened: a copy of their full build,
+    made once per run. For the tests whose subject is what happens to a built index
+    (stale, damaged, rebuilt, killed while rebuilding), not the first build; no file of
+    an index names its folder, so the copy is the folder a build leaves."""
+
+    def write(folder: Path) -> None:
+        build_here(folder / "index").close()
+
+    source = build_once(tmp_path_factory, "search-index-papers-fp", write) / "index"
+
+    def copy(path: Path) -> SearchIndex:
+        shutil.copytree(source, path)
+        ix = SearchIndex(path, PAPERS, "fp")
+        assert ix.ensure() is None and ix.is_fresh()
+        return ix
+
+    return copy
 
 
 def marker(path: Path) -> dict[str, object]:
@@ -67,7 +94,7 @@ def test_missing_index_state(tmp_path: Path) -> None:
         ("library", "whoosh 0.1"),
     ],
 )
-def test_stale_marker_means_rebuild(tmp_path: Path, key: str, value: object) -> None:
+def test_stale_marker_means_rebuild(tmp_path: Path, built: Built, key: str, value: object) -> None:
     path = tmp_path / "index"
     built(path).close()
     data = marker(path)
@@ -81,7 +108,7 @@ def test_stale_marker_means_rebuild(tmp_path: Path, key: str, value: object) -> 
     ix.close()
 
 
-def test_new_fingerprint_rebuilds_with_new_papers(tmp_path: Path) -> None:
+def test_new_fingerprint_rebuilds_with_new_papers(tmp_path: Path, built: Built) -> None:
     path = tmp_path / "index"
     built(path).close()
     fewer = SearchIndex(path, PAPERS[:3], "fp2")
@@ -115,7 +142,9 @@ def _remove_seg(path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", [_damage_seg, _damage_toc, _damage_vocabulary, _remove_seg])
-def test_damaged_index_is_rebuilt_with_a_notice(tmp_path: Path, damage: object) -> None:
+def test_damaged_index_is_rebuilt_with_a_notice(
+    tmp_path: Path, built: Built, damage: object
+) -> None:
     path = tmp_path / "index"
     built(path).close()
     damage(path)  # type: ignore[operator]
@@ -125,7 +154,7 @@ def test_damaged_index_is_rebuilt_with_a_notice(tmp_path: Path, damage: object) 
     ix.close()
 
 
-def test_files_without_marker_are_not_an_index(tmp_path: Path) -> None:
+def test_files_without_marker_are_not_an_index(tmp_path: Path, built: Built) -> None:
     path = tmp_path / "index"
     built(path).close()
     (path / indexfiles.MARKER).unlink()
@@ -149,12 +178,14 @@ def test_leftovers_of_killed_builds_are_cleaned(tmp_path: Path) -> None:
     for folder in leftovers:
         folder.mkdir()
         (folder / "junk").write_text("x")
-    built(path).close()
+    build_here(path).close()
     assert not any(folder.exists() for folder in leftovers)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index"]
 
 
-def test_failed_build_keeps_the_old_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_build_keeps_the_old_index(
+    tmp_path: Path, built: Built, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "index"
     ix = built(path)
     before = marker(path)
@@ -177,6 +208,7 @@ sys.path.insert(0, {tests!r})
 from pathlib import Path
 from tests.helpers.paths import REPO
 from tests.helpers.search_papers import PAPERS
+from tests.helpers.shared_builds import build_once
 from index_builder.model import Paper
 from index_builder.search.engine import SearchIndex
 papers = [
@@ -192,7 +224,9 @@ print("done", flush=True)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.3, 1.2, "done"])
-def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float | str) -> None:
+def test_killed_build_leaves_old_index_or_none(
+    tmp_path: Path, built: Built, delay: float | str
+) -> None:
     path = tmp_path / "index"
     built(path).close()
     script = KILL_SCRIPT.format(tests=str(REPO), path=str(path))
@@ -217,7 +251,7 @@ def test_killed_build_leaves_old_index_or_none(tmp_path: Path, delay: float | st
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index"]
 
 
-def test_searches_from_threads_while_rebuilding(tmp_path: Path) -> None:
+def test_searches_from_threads_while_rebuilding(tmp_path: Path, built: Built) -> None:
     ix = built(tmp_path / "index")
     errors: list[BaseException] = []
     totals: set[int] = set()

@@ -14,13 +14,14 @@ from index_builder.search import doc_map as doc_map_module
 from index_builder.search.doc_map import IDS_PREFIX, doc_map
 from index_builder.search.engine import SearchIndex
 from tests.core.test_analysis_versions import fixed_papers
+from tests.helpers.search_builds import fixed_index
 
 
-def changed_twice(folder: Path) -> SearchIndex:
-    """The fixture's index, changed in place twice (a paper rewritten, one removed, one
-    added; then another rewritten)."""
+def changed_twice(folder: Path, factory: pytest.TempPathFactory) -> SearchIndex:
+    """The fixture's index (a copy of its full build), changed in place twice (a paper
+    rewritten, one removed, one added; then another rewritten)."""
     papers = fixed_papers()
-    SearchIndex(folder, papers, "v0").ensure()
+    fixed_index(factory, folder)
     papers = [
         *papers[:3],
         replace(papers[3], abstract="zebrafish " + papers[3].abstract),
@@ -45,10 +46,10 @@ def maps(folder: Path, index: SearchIndex, kept: bool) -> tuple[list[int], dict[
 
 
 def test_the_kept_ids_give_the_stored_ids_map(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "index"
-    index = changed_twice(folder)
+    index = changed_twice(folder, tmp_path_factory)
     files = sorted(folder.glob(f"{IDS_PREFIX}*.json"))
     ix = whoosh_index.open_dir(str(folder))
     with ix.reader() as reader:
@@ -66,9 +67,11 @@ def test_the_kept_ids_give_the_stored_ids_map(
     index.close()
 
 
-def test_an_ids_file_of_another_length_is_not_trusted(tmp_path: Path) -> None:
+def test_an_ids_file_of_another_length_is_not_trusted(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     folder = tmp_path / "index"
-    index = changed_twice(folder)
+    index = changed_twice(folder, tmp_path_factory)
     expected = maps(folder, index, kept=False)
     for path in folder.glob(f"{IDS_PREFIX}*.json"):
         ids = json.loads(path.read_text(encoding="utf-8"))
