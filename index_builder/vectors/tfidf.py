@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from index_builder.vectors.analysis import Analysis, is_author
-from index_builder.vectors.storage import PaperVectors
+from index_builder.vectors.analysis import Analysis
+from index_builder.vectors.storage import PaperVectors, author_mask
 
 if TYPE_CHECKING:
     from index_builder.model import Paper
@@ -93,7 +93,7 @@ def compute(papers: Sequence[Paper], analysis: Analysis | None = None) -> PaperV
     kept = kept_counts(analysis, papers, min_df=min_df, max_df=max_df, author_min_df=AUTHOR_MIN_DF)
     idf = np.array([_idf(analysis, len(papers), df) for df in kept.df], np.float32)
     counts = Rows(kept.data, kept.indices, kept.indptr, kept.shape)
-    matrix = _csr(_weighed(counts, idf, analysis, kept.features))
+    matrix = _csr(_weighed(counts, idf, analysis, author_mask(kept.features)))
     return PaperVectors.from_matrix(
         matrix, kept.features, tuple(p.id for p in papers), idf, analysis
     )
@@ -109,7 +109,7 @@ def vectorize_lines(vectors: PaperVectors, papers: Sequence[Paper]) -> Rows:
     """:func:`vectorize`'s rows as plain numpy arrays (scipy is not imported: a change in
     place of a few papers would spend more on importing it than on their rows)."""
     counts = _counts(vectors.analysis, papers, vectors.column)
-    return _weighed(counts, vectors.idf, vectors.analysis, vectors.words)
+    return _weighed(counts, vectors.idf, vectors.analysis, vectors.authors)
 
 
 class Rows(NamedTuple):
@@ -161,10 +161,11 @@ def _counts(analysis: Analysis, papers: Sequence[Paper], vocabulary: dict[str, i
     return Rows(counts.astype(np.float64), indices, indptr, (len(papers), len(vocabulary)))
 
 
-def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str]) -> Rows:
+def _weighed(counts: Any, idf: Any, analysis: Analysis, authors: Any) -> Rows:
     """Counts (CSR arrays) made rows: tf (:attr:`Analysis.tf`) times idf, the words' and
-    the authors' parts each of unit length, the authors' scaled by ``author_weight``, then
-    the row of unit length; float32, no stored zeros."""
+    the authors' parts (``authors``: which features are authors, :func:`author_mask`)
+    each of unit length, the authors' scaled by ``author_weight``, then the row of unit
+    length; float32, no stored zeros."""
     import numpy as np
 
     values = counts.data.copy()
@@ -173,7 +174,7 @@ def _weighed(counts: Any, idf: Any, analysis: Analysis, features: Sequence[str])
     elif analysis.tf == "bm25":
         values = values * (analysis.tf_k + 1.0) / (values + analysis.tf_k)
     values *= np.asarray(idf, np.float64)[counts.indices]
-    author = np.array([is_author(t) for t in features], dtype=bool)[counts.indices]
+    author = np.asarray(authors, dtype=bool)[counts.indices]
     rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
     squares = values * values
     words_sq = np.bincount(rows[~author], squares[~author], minlength=counts.shape[0])
