@@ -93,6 +93,8 @@ class IndexStore:
         self._scorer: Any = None
         self._vectors: Any = None
         """The paper vectors, read from the index folder when first needed."""
+        self._vectors_lock = threading.Lock()
+        """Held while the vectors are read: one thread reads them, the others wait for them."""
         self.notice: str | None = None
         """The last notice from a rebuild done during a search (for the UI to show)."""
         self.build_in_child = False

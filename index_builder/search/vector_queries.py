@@ -53,18 +53,25 @@ class VectorQueries(IndexStore):
         found = self._vectors
         if found is not None:
             return found
-        ids = tuple(p.id for p in self.papers)
-        try:
-            found = load_vectors(self.index_dir, self.papers)
-            if found.ids != ids:
-                raise ValueError("the vectors file holds other papers")
-        except Exception:  # unreadable in any way (zip, npz, shape): damage, rebuilt
-            with self._build_lock:
-                self._recover()
-            self.notice = DAMAGED_NOTICE
-            found = load_vectors(self.index_dir, self.papers)
-        with self._lock:
-            self._vectors = found
+        # The app asks from a new worker for each paper shown, and a worker replaced by
+        # another still runs: each reading the file and splicing its pending rows would
+        # hold the vectors twice or more at once (the TUI's peak memory).
+        with self._vectors_lock:
+            found = self._vectors
+            if found is not None:
+                return found
+            ids = tuple(p.id for p in self.papers)
+            try:
+                found = load_vectors(self.index_dir, self.papers)
+                if found.ids != ids:
+                    raise ValueError("the vectors file holds other papers")
+            except Exception:  # unreadable in any way (zip, npz, shape): damage, rebuilt
+                with self._build_lock:
+                    self._recover()
+                self.notice = DAMAGED_NOTICE
+                found = load_vectors(self.index_dir, self.papers)
+            with self._lock:
+                self._vectors = found
         return found
 
     def _vector_hits(self, found: Sequence[tuple[int, float, Sequence[str]]]) -> tuple[Hit, ...]:

@@ -21,13 +21,18 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterable, Sequence
-from itertools import count
+from itertools import count, pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from index_builder.vectors.analysis import Analysis, author_features, pair_text, text_of
 
 if TYPE_CHECKING:
     from index_builder.model import Paper
+
+
+PART = 1 << 19
+"""Terms tallied at a time (:func:`_tally_in_parts`): at 20,000 papers the words and the
+word pairs are each 2.7 million terms, and a tally's sorts held 170 MB of them at once."""
 
 
 class KeptCounts(NamedTuple):
@@ -75,29 +80,35 @@ def kept_counts(
     # Where each paper's terms start in the stream a text count numbers them by.
     base = np.zeros(n + 1, np.int64)
     np.cumsum(per_word + per_pair + per_author, out=base[1:])
-    word_rows = np.repeat(np.arange(n, dtype=np.int64), per_word)
-    word_pos = base[word_rows] + np.arange(len(word_at)) - word_start[word_rows]
+    # Papers, words and places in the stream as 32-bit numbers where they fit: each array
+    # is one entry a word of every abstract (2.7 million at 20,000 papers).
+    small = _small(max(base[-1], n, len(words), len(authors)))
+    word_at, author_at = word_at.astype(small), author_at.astype(small)
+    word_rows = np.repeat(np.arange(n, dtype=small), per_word)
+    word_pos = (base[:-1] - word_start[:-1]).astype(small)[word_rows]
+    word_pos += np.arange(len(word_at), dtype=small)
     width = max(len(words), 1)
     most = max_df * n
-    empty = np.zeros(0, np.int64)
-    pair_keys, pair_rows, pair_pos = empty, empty, empty
+    tallies = [_tally_in_parts(word_at, word_rows, word_pos, min_df, most, dense=True)]
+    # Each kind's arrays are made after the kind before is counted, and let go once
+    # counted: the words' and the pairs' at once held 130 MB more at 20,000 papers.
+    empty = np.zeros(0, small)
+    pair_keys, pair_rows, pair_pos = empty.astype(np.int64), empty, empty
     if analysis.pairs:
-        joined = word_rows[1:] == word_rows[:-1]
+        joined = np.flatnonzero(word_rows[1:] == word_rows[:-1])
         pair_rows = word_rows[1:][joined]
-        pair_keys = word_at[:-1][joined] * width + word_at[1:][joined]
+        pair_keys = word_at[:-1][joined].astype(np.int64) * width + word_at[1:][joined]
         # The k-th pair of a paper comes after its words: its first word's place + its words.
-        pair_pos = word_pos[:-1][joined] + per_word[pair_rows]
+        pair_pos = word_pos[:-1][joined] + per_word.astype(small)[pair_rows]
         del joined
-    # Each kind's arrays are let go once counted: at 20,000 papers each is 40 MB.
-    tallies = [_tally(word_at, word_rows, word_pos, min_df, most, dense=True)]
     del word_at, word_rows, word_pos
-    tallies.append(_tally(pair_keys, pair_rows, pair_pos, min_df, most))
+    tallies.append(_tally_in_parts(pair_keys, pair_rows, pair_pos, min_df, most))
     del pair_keys, pair_rows, pair_pos
-    author_rows = np.repeat(np.arange(n, dtype=np.int64), per_author)
+    author_rows = np.repeat(np.arange(n, dtype=small), per_author)
     author_pos = (
         base[author_rows] + per_word[author_rows] + per_pair[author_rows]
         + np.arange(len(author_at)) - author_start[author_rows]
-    )  # fmt: skip
+    ).astype(small)  # fmt: skip
     tallies.append(_tally(author_at, author_rows, author_pos, author_min_df, math.inf, dense=True))
 
     def text(kind: int, key: int) -> str:
@@ -126,6 +137,13 @@ def kept_counts(
     return _cells(tallies, kept, features, n)
 
 
+def _small(largest: int) -> Any:
+    """The integer type for numbers up to ``largest``: 32 bits where they fit."""
+    import numpy as np
+
+    return np.int32 if largest < np.iinfo(np.int32).max else np.int64
+
+
 def _numbered(lists: Iterable[list[str]]) -> tuple[list[str], Any, Any]:
     """Strings numbered in the order they first come: the strings, every occurrence's
     number in one array, and where each list's numbers start (lists are read one at a
@@ -147,37 +165,71 @@ def _numbered(lists: Iterable[list[str]]) -> tuple[list[str], Any, Any]:
     return list(number), np.searchsorted(given, raw), starts
 
 
+def _tally_in_parts(
+    keys: Any, rows: Any, positions: Any, least: float, most: float, *, dense: bool = False
+) -> _Tally:
+    """:func:`_tally` of ``keys`` a range of keys at a time (about :data:`PART` terms each),
+    the parts' tallies put end to end: the same tally, with a part of its sorts' memory.
+    A key's terms are all in its range, in the order they came, so its papers, count and
+    first place are the same; the ranges come in order, so the keys stay sorted."""
+    import numpy as np
+
+    if len(keys) <= PART:
+        return _tally(keys, rows, positions, least, most, dense=dense)
+    sample = np.sort(keys[:: max(1, len(keys) // 4096)])
+    picks = np.linspace(0, len(sample) - 1, len(keys) // PART + 1).astype(np.int64)[1:-1]
+    bounds = [None, *np.unique(sample[picks]).tolist(), None]
+    parts: list[_Tally] = []
+    kept = 0
+    for low, high in pairwise(bounds):
+        inside = np.ones(len(keys), bool)
+        if low is not None:
+            inside &= keys >= low
+        if high is not None:
+            inside &= keys < high
+        at = np.flatnonzero(inside)
+        del inside
+        start = int(low or 0) if dense else 0
+        part = _tally(keys[at] - start, rows[at], positions[at], least, most, dense=dense)
+        del at
+        parts.append(part._replace(keys=part.keys + start, terms=part.terms + kept))
+        kept += len(part.keys)
+    return _Tally(*(np.concatenate(field) for field in zip(*parts, strict=True)))
+
+
 def _tally(
     keys: Any, rows: Any, positions: Any, least: float, most: float, *, dense: bool = False
 ) -> _Tally:
     """The terms of ``keys`` found in ``least`` to ``most`` papers (the others cannot be
     kept: most pairs are in one paper, and their cells are let go at once). ``dense``: the
-    keys are numbered 0, 1, ... in the order they first come."""
+    keys are numbered 0, 1, ... in the order they first come. The cells' papers, terms and
+    counts are kept as ``rows``' type."""
     import numpy as np
 
     if dense:
         # A key first comes where the running greatest key grows.
         top = np.maximum.accumulate(keys) if len(keys) else keys
         first = np.flatnonzero(np.diff(top, prepend=-1) > 0)
+        del top
         distinct, inverse = np.arange(len(first)), keys
     else:
         distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
     width = max(len(distinct), 1)
-    cells, counts = np.unique(rows * width + inverse, return_counts=True)
+    cells, counts = np.unique(rows.astype(np.int64) * width + inverse, return_counts=True)
     del inverse
-    terms = cells % width
+    terms = (cells % width).astype(rows.dtype)
     df = np.bincount(terms, minlength=len(distinct))
     able = (df >= least) & (df <= most)
-    chosen = able[terms]
-    renumbered = np.cumsum(able) - 1
+    chosen = np.flatnonzero(able[terms])
+    renumbered = (np.cumsum(able) - 1).astype(rows.dtype)
     return _Tally(
         distinct[able],
         positions[first[able]],
         df[able],
-        (cells // width)[chosen],
+        (cells[chosen] // width).astype(rows.dtype),
         renumbered[terms[chosen]],
-        counts[chosen],
+        counts[chosen].astype(rows.dtype),
     )
 
 
@@ -185,13 +237,13 @@ def _cells(
     tallies: list[_Tally], kept: list[tuple[int, int]], features: tuple[str, ...], n: int
 ) -> KeptCounts:
     """The kept terms' cells as CSR arrays: columns by feature, each row's cells in the
-    order their terms first came."""
+    order their terms first came. ``tallies`` are emptied as they are read."""
     import numpy as np
 
+    df = [int(tallies[kind].df[i]) for kind, i in kept]
     rows, columns, counts, firsts = [], [], [], []
-    df = []
     for kind, tally in enumerate(tallies):
-        column = np.full(len(tally.keys), -1, np.int64)
+        column = np.full(len(tally.keys), -1, np.int32)
         mine = [(i, col) for col, (k, i) in enumerate(kept) if k == kind]
         if mine:
             at, cols = np.array(mine, np.int64).T
@@ -202,17 +254,22 @@ def _cells(
         columns.append(column[terms])
         counts.append(tally.counts[chosen])
         firsts.append(tally.first[terms])
-    for kind, i in kept:
-        df.append(int(tallies[kind].df[i]))
-    row, column, cell, first = (np.concatenate(parts) for parts in (rows, columns, counts, firsts))
+        del chosen, terms
+        tallies[kind] = tally = tally._replace(rows=None, terms=None, counts=None)
+    row, first = np.concatenate(rows), np.concatenate(firsts)
+    del rows, firsts
     order = np.lexsort((first, row))
+    del first
     indptr = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(row, minlength=n), out=indptr[1:])
+    del row
+    column = np.concatenate(columns)[order]
+    del columns
     return KeptCounts(
         features,
         df,
-        cell[order].astype(np.float64),
-        column[order].astype(np.int32),
+        np.concatenate(counts)[order].astype(np.float64),
+        column.astype(np.int32),
         indptr,
         (n, len(features)),
     )

@@ -95,30 +95,35 @@ class PaperVectors:
         sparse matrix in this feature space, e.g. from ``tfidf.vectorize``, or its
         ``(positions, values)``, from ``tfidf.vectorize_lines``) or removed (``None``), the
         papers in the catalogue order ``order``; the features and idf are kept (no refit).
-        ``KeyError`` for an id of ``order`` with no row at all. numpy alone: the matrix by
-        word is the one by paper sorted by word (what scipy's ``tocsc`` makes)."""
-        from index_builder.vectors import rows
+        ``KeyError`` for an id of ``order`` with no row at all. numpy alone: the rows are
+        spliced into these matrices (:mod:`~index_builder.vectors.splice`), and the result
+        holds none of these arrays (so not the file they were read from)."""
+        import numpy as np
 
-        row_of = {pid: i for i, pid in enumerate(self.ids)}
-        lines: list[tuple[Any, Any]] = []
-        for pid in order:
-            if changes.get(pid) is not None:
-                lines.append(rows.line_of(changes[pid], len(self.words), pid))
-            elif pid in changes or pid not in row_of:
-                raise KeyError(f"no row for {pid}")
-            else:
-                lines.append(self.by_paper.line(row_of[pid]))
-        by_paper = Compressed(*rows.stacked(lines))
-        parts = (by_paper.values, by_paper.at, by_paper.start)
-        by_word = Compressed(*rows.by_word(*parts, len(self.words)))
-        return PaperVectors(by_paper, by_word, self.words, tuple(order), self.idf, self.analysis)
+        from index_builder.vectors.splice import spliced
+
+        parts = spliced(
+            (self.by_paper.values, self.by_paper.at, self.by_paper.start),
+            (self.by_word.values, self.by_word.at, self.by_word.start),
+            self.ids,
+            changes,
+            order,
+            len(self.words),
+        )
+        by_paper, by_word = (Compressed(*part) for part in parts)
+        idf = np.array(self.idf, "<f4")
+        made = PaperVectors(by_paper, by_word, self.words, tuple(order), idf, self.analysis)
+        # Same features, so the same tables of them: kept when made (where cached_property
+        # keeps them), not made again on the first similar papers.
+        for name in ("authors", "column"):
+            if name in self.__dict__:
+                made.__dict__[name] = self.__dict__[name]
+        return made
 
     @cached_property
     def authors(self) -> Any:
         """Whether each feature is an author (a boolean array): never shown as a word."""
-        import numpy as np
-
-        return np.array([is_author(w) for w in self.words], dtype=bool)
+        return author_mask(self.words)
 
     @cached_property
     def column(self) -> dict[str, int]:
@@ -145,6 +150,13 @@ class PaperVectors:
 
         parts = (self.by_word.values, self.by_word.at, self.by_word.start)
         return sparse.csr_matrix(parts, shape=(len(self.words), self.rows), copy=False)
+
+
+def author_mask(features: Sequence[str]) -> Any:
+    """Whether each of ``features`` is an author (a numpy boolean array)."""
+    import numpy as np
+
+    return np.fromiter(map(is_author, features), bool, len(features))
 
 
 _SCIPY = (("data", "<f4"), ("indices", "<i4"), ("indptr", "<i8"))

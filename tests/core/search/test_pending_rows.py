@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,12 +23,13 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
-from index_builder.search import pending_rows
+from index_builder.search import pending_rows, vector_queries
 from index_builder.search.engine import SearchIndex
 from index_builder.search.pending_rows import PENDING_FILE, read_pending
 from index_builder.vectors.storage import VECTORS_FILE
 from tests.core.test_analysis_versions import fixed_papers
 from tests.helpers.search_builds import fixed_index
+from tests.helpers.waiting import wait_until
 
 
 def first_change(papers: list[Paper]) -> list[Paper]:
@@ -161,3 +163,54 @@ def test_a_search_after_a_change_imports_no_numpy(
     assert hits == [papers[3].id] and imported is False
     assert "changed_in_place" in (indexfiles.read_marker(folder) or {})
     assert (folder / PENDING_FILE).exists()
+
+
+class _Watched:
+    """A lock that records each try to take it (a thread waiting for the vectors)."""
+
+    def __init__(self, tries: threading.Event) -> None:
+        self._lock = threading.Lock()
+        self._tries = tries
+
+    def __enter__(self) -> None:
+        self._tries.set()
+        self._lock.acquire()
+
+    def __exit__(self, *_: object) -> None:
+        self._lock.release()
+
+
+def test_threads_asking_at_once_read_the_vectors_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = changed_index(tmp_path / "index", 200, monkeypatch)
+    index.search("zebrafish")  # opened, so the threads below only read the vectors
+    reads: list[str] = []
+    second = threading.Event()
+    real = vector_queries.load_vectors
+
+    def load(folder: Path, papers: list[Paper]):  # type: ignore[no-untyped-def]
+        reads.append(threading.current_thread().name)
+        if len(reads) == 2:
+            second.set()  # a second read has begun (the vectors held twice)
+        else:
+            # The first read goes on once the second asker is waiting for it, or reading.
+            wait_until(second.is_set, what="the second thread to ask for the vectors")
+        return real(folder, papers)
+
+    monkeypatch.setattr(vector_queries, "load_vectors", load)
+    index._vectors_lock = _Watched(second)  # type: ignore[assignment]
+    found: dict[str, list[str]] = {}
+
+    def ask(name: str) -> None:
+        found[name] = [h.paper.id for h in index.similar("added-1", 5).hits]
+
+    threads = [threading.Thread(target=ask, args=(n,), name=n) for n in ("first", "second")]
+    threads[0].start()
+    wait_until(lambda: bool(reads), what="the first thread to read the vectors")
+    threads[1].start()
+    for thread in threads:
+        wait_until(lambda t=thread: not t.is_alive(), what=f"the {thread.name} thread to end")
+    assert reads == ["first"]
+    assert found["first"] == found["second"] and found["first"]
+    index.close()

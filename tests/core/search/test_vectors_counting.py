@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from index_builder.model import Paper
-from index_builder.vectors import tfidf
+from index_builder.vectors import counting, tfidf
 from index_builder.vectors.analysis import Analysis, is_author
 from index_builder.vectors.counting import kept_counts
 from tests.helpers.arxiv_papers import arxiv_papers, sample_path
@@ -93,3 +93,19 @@ def test_papers_without_terms_and_no_papers() -> None:
     _same(tfidf.default_analysis(), papers, min_df=1, max_df=1.0, author_min_df=1)
     assert _same(tfidf.default_analysis(), empty, min_df=1, max_df=1.0, author_min_df=1) == 0
     assert _same(tfidf.default_analysis(), [], min_df=1, max_df=1.0, author_min_df=1) == 0
+
+
+@pytest.mark.parametrize("part", [1, 97, 5000])
+def test_terms_tallied_a_range_of_keys_at_a_time_count_the_same(
+    part: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 20,000 papers the words and the pairs are tallied in parts of PART terms: here
+    # parts of one term, of a few, and of many (600 papers have some 80,000 words).
+    monkeypatch.setattr(counting, "PART", part)
+    papers = arxiv_papers(600 if part > 1 else 60).papers
+    analysis = replace(tfidf.default_analysis(), pairs=True)
+    assert _same(analysis, papers, min_df=2, max_df=0.2, author_min_df=2) > (
+        1000 if part > 1 else 20
+    )
+    empty = [Paper("a", "the of and"), Paper("b", "a 12 --", authors=("Wang",))]
+    _same(analysis, [*empty, *arxiv_papers(40).papers], min_df=1, max_df=1.0, author_min_df=1)
