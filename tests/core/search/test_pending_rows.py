@@ -181,9 +181,9 @@ class _Watched:
 
 
 def test_threads_asking_at_once_read_the_vectors_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    index = changed_index(tmp_path / "index", 200, monkeypatch)
+    index = changed_index(tmp_path / "index", 200, monkeypatch, tmp_path_factory)
     index.search("zebrafish")  # opened, so the threads below only read the vectors
     reads: list[str] = []
     second = threading.Event()
