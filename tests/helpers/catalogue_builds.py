@@ -19,6 +19,7 @@ and compare what a cache gives with what a build from nothing gives:
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +30,7 @@ from index_builder import venues
 from index_builder.catalogue import load
 from index_builder.catalogue.load import Catalogue, load_catalogue
 from tests.helpers.catalogue_data import TABLE, write_lone_list
+from tests.helpers.join_lists import Case, held_out_arxiv
 from tests.helpers.shared_builds import build_once
 
 LONE_LIST_NAME = "mine.txt"
@@ -56,6 +58,21 @@ def shared_lone_cache(factory: pytest.TempPathFactory) -> Path:
         load_catalogue([TABLE, listed], cache_dir=folder)
 
     return build_once(factory, "lone-cache", build)
+
+
+def shared_held_out_arxiv(factory: pytest.TempPathFactory) -> Case:
+    """:func:`tests.helpers.join_lists.held_out_arxiv`, made once per run for every worker
+    (pickled; each call reads it back). Making it reads and filters the 9,909-paper arXiv
+    sample and ranks every title of its half against the ICML titles: seconds of CPU that
+    each worker running a held-out arXiv test paid again."""
+
+    def write(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        (folder / "case.pickle").write_bytes(pickle.dumps(held_out_arxiv()))
+
+    case = pickle.loads((build_once(factory, "held-out-arxiv", write) / "case.pickle").read_bytes())
+    assert isinstance(case, Case)
+    return case
 
 
 def from_nothing(sources: Sequence[Path]) -> Catalogue:
