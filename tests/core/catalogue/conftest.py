@@ -7,12 +7,19 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.catalogue_builds import (
+    share_across_workers,
     shared_held_out_arxiv,
     shared_lone_cache,
     shared_lone_list,
 )
 from tests.helpers.join_lists import Case
 from tests.helpers.shared_builds import copy_cache
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _builds_from_nothing_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Builds from nothing of shared sources are made once per run for every worker."""
+    share_across_workers(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
