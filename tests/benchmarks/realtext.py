@@ -75,7 +75,8 @@ def distinct_curve(texts: Sequence[str], at: Sequence[int]) -> dict[int, tuple[i
     words = 0
     out: dict[int, tuple[int, int]] = {}
     marks = set(at)
-    for i, text in enumerate(texts, 1):
+    last = max(marks, default=0)
+    for i, text in enumerate(texts[:last], 1):
         found = [w.lower() for w in WORD.findall(text)]
         words += len(found)
         seen.update(found)
@@ -85,13 +86,21 @@ def distinct_curve(texts: Sequence[str], at: Sequence[int]) -> dict[int, tuple[i
 
 
 @lru_cache(maxsize=1)
+def sample_curve() -> dict[int, tuple[int, int]]:
+    """:func:`distinct_curve` of the sample's titles and abstracts, in the sample's order,
+    at every count: one pass serves Heaps' fit and every report's sample column."""
+    texts = [f"{r['title']} {r['abstract']}" for r in sample()]
+    return distinct_curve(texts, range(1, len(texts) + 1))
+
+
+@lru_cache(maxsize=1)
 def heaps() -> tuple[float, float]:
     """Heaps' law ``distinct = k * words ** beta`` fitted (least squares, log-log) on the
     sample's titles and abstracts, in the sample's order."""
-    texts = [f"{r['title']} {r['abstract']}" for r in sample()]
-    points = distinct_curve(texts, range(500, len(texts) + 1, 500))
-    xs = [math.log(w) for w, _ in points.values()]
-    ys = [math.log(d) for _, d in points.values()]
+    curve = sample_curve()
+    points = [curve[n] for n in range(500, len(curve) + 1, 500)]
+    xs = [math.log(w) for w, _ in points]
+    ys = [math.log(d) for _, d in points]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     beta = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     beta /= sum((x - mx) ** 2 for x in xs)
@@ -219,9 +228,8 @@ def grown(size: int, seed: int = 2026) -> RealCorpus:
 def vocabulary_report(corpus: RealCorpus, at: Sequence[int]) -> dict[int, dict[str, float]]:
     """Distinct words of the corpus's first ``n`` papers beside the sample's and Heaps' law."""
     texts = [f"{p.title} {p.abstract}" for p in corpus.papers]
-    real = [f"{r['title']} {r['abstract']}" for r in sample()]
     ours = distinct_curve(texts, at)
-    theirs = distinct_curve(real, [n for n in at if n <= len(real)])
+    theirs = sample_curve()
     k, beta = heaps()
     out: dict[int, dict[str, float]] = {}
     for n in at:

@@ -13,12 +13,16 @@ and compare what a cache gives with what a build from nothing gives:
 - :func:`from_nothing` is ``load_catalogue(sources)`` without a cache, kept for the test
   process: a test that builds the same sources again (the same resolved paths and bytes,
   the same declared venues and catalogue version) gets the catalogue built the first time.
-  A build without a cache reads nothing else, so it would give the same papers.
+  A build without a cache reads nothing else, so it would give the same papers. Once
+  :func:`share_across_workers` is called (the catalogue tests' session does), a build of
+  sources every worker sees alike (the bundled files, the shared lone list) is made once per
+  run and pickled; each worker loads it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,13 +33,15 @@ from index_builder import venues
 from index_builder.catalogue import load
 from index_builder.catalogue.load import Catalogue, load_catalogue
 from tests.helpers.catalogue_data import TABLE, write_lone_list
-from tests.helpers.shared_builds import build_once
+from tests.helpers.join_lists import Case, held_out_arxiv
+from tests.helpers.shared_builds import build_once, shared_root
 
 LONE_LIST_NAME = "mine.txt"
 KEPT_BUILDS = 6
 """Builds from nothing kept at once (each holds a catalogue of the whole table)."""
 
 _built: OrderedDict[tuple[str, ...], Catalogue] = OrderedDict()
+_run: list[pytest.TempPathFactory] = []
 
 
 def shared_lone_list(factory: pytest.TempPathFactory) -> Path:
@@ -58,6 +64,21 @@ def shared_lone_cache(factory: pytest.TempPathFactory) -> Path:
     return build_once(factory, "lone-cache", build)
 
 
+def shared_held_out_arxiv(factory: pytest.TempPathFactory) -> Case:
+    """:func:`tests.helpers.join_lists.held_out_arxiv`, made once per run for every worker
+    (pickled; each call reads it back). Making it reads and filters the 9,909-paper arXiv
+    sample and ranks every title of its half against the ICML titles: seconds of CPU that
+    each worker running a held-out arXiv test paid again."""
+
+    def write(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        (folder / "case.pickle").write_bytes(pickle.dumps(held_out_arxiv()))
+
+    case = pickle.loads((build_once(factory, "held-out-arxiv", write) / "case.pickle").read_bytes())
+    assert isinstance(case, Case)
+    return case
+
+
 def from_nothing(sources: Sequence[Path]) -> Catalogue:
     """``load_catalogue(sources)`` without a cache, built once per test process for the
     same sources (do not change the catalogue it gives: other tests read it too)."""
@@ -65,10 +86,41 @@ def from_nothing(sources: Sequence[Path]) -> Catalogue:
     if key in _built:
         _built.move_to_end(key)
         return _built[key]
-    catalogue = load_catalogue(sources)
+    catalogue = _for_the_run(sources, key) if _seen_alike(sources) else load_catalogue(sources)
     _built[key] = catalogue
     while len(_built) > KEPT_BUILDS:
         _built.popitem(last=False)
+    return catalogue
+
+
+def share_across_workers(factory: pytest.TempPathFactory) -> None:
+    """Let :func:`from_nothing` make a build of shared sources once per run (every worker
+    of the run's tests in a module's spread would build the table beside the lone list)."""
+    _run[:] = [factory]
+
+
+def _seen_alike(sources: Sequence[Path]) -> bool:
+    """True when every worker reads these sources at the same paths: none is in a test's
+    own temporary folder (the run's shared folder and the checkout's files are)."""
+    if not _run:
+        return False
+    shared = shared_root(_run[0]).resolve()
+    tests = shared.parent
+    paths = [Path(s).resolve() for s in sources]
+    return all(p.is_relative_to(shared) or not p.is_relative_to(tests) for p in paths)
+
+
+def _for_the_run(sources: Sequence[Path], key: tuple[str, ...]) -> Catalogue:
+    """The build from nothing of ``sources``, made by the first worker that asks (pickled)."""
+    name = "from-nothing-" + hashlib.sha256("\n".join(key).encode()).hexdigest()[:16]
+
+    def write(folder: Path) -> None:
+        folder.mkdir(parents=True)
+        data = pickle.dumps(load_catalogue(sources), protocol=pickle.HIGHEST_PROTOCOL)
+        (folder / "catalogue.pickle").write_bytes(data)
+
+    catalogue = pickle.loads((build_once(_run[0], name, write) / "catalogue.pickle").read_bytes())
+    assert isinstance(catalogue, Catalogue)
     return catalogue
 
 

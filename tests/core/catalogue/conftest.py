@@ -6,8 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.catalogue_builds import shared_lone_cache, shared_lone_list
+from tests.helpers.catalogue_builds import (
+    share_across_workers,
+    shared_held_out_arxiv,
+    shared_lone_cache,
+    shared_lone_list,
+)
+from tests.helpers.join_lists import Case
 from tests.helpers.shared_builds import copy_cache
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _builds_from_nothing_shared(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Builds from nothing of shared sources are made once per run for every worker."""
+    share_across_workers(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +38,9 @@ def lone_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def lone_cache_copy(lone_cache: Path, tmp_path: Path) -> Path:
     """A private copy of :func:`lone_cache` (to build through and write into)."""
     return copy_cache(lone_cache, tmp_path / "cache")
+
+
+@pytest.fixture(scope="session")
+def held_out_case(tmp_path_factory: pytest.TempPathFactory) -> Case:
+    """The held-out arXiv case (600 listed, 150 absent), made once per run (read only)."""
+    return shared_held_out_arxiv(tmp_path_factory)

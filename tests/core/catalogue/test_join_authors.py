@@ -36,8 +36,8 @@ from tests.helpers.catalogue_data import (
 from tests.helpers.join_lists import (
     ARXIV,
     HELD_OUT,
+    Case,
     bundled_case,
-    held_out_arxiv,
     run,
     with_author_lines,
 )
@@ -61,7 +61,7 @@ def test_held_out_bundled_lists_with_author_lines_join_over_80_percent(seed: int
 
 
 @pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
-def test_held_out_arxiv_list_with_author_lines() -> None:
+def test_held_out_arxiv_list_with_author_lines(held_out_case: Case) -> None:
     """600 held-out arXiv abstracts under their author lines, shuffled, with near-duplicate
     decoys: 576 right and none wrong (393 without the lines).
 
@@ -70,7 +70,7 @@ def test_held_out_arxiv_list_with_author_lines() -> None:
     (Jie Zhang, Shuai Dong, Shiguang Shan, Xilin Chen) wrote its decoy too, "Dual
     Attention Guided Defense Against Malicious Edits", on the same subject.
     """
-    case = with_author_lines(held_out_arxiv())
+    case = with_author_lines(held_out_case)
     present = run(case.part(slice(0, 600)), scored_once=True)
     absent = run(case.part(slice(600, None)), scored_once=True)
     assert present.wrong == 0, present

@@ -24,7 +24,6 @@ from tests.helpers.join_lists import (
     Case,
     _arxiv,
     bundled_case,
-    held_out_arxiv,
     run,
 )
 
@@ -41,10 +40,10 @@ def test_held_out_bundled_lists_shuffled_join_only_rightly(seed: int) -> None:
 
 
 @pytest.mark.skipif(not ARXIV.exists(), reason=f"the arXiv sample is not at {ARXIV}")
-def test_held_out_arxiv_list_with_decoys_and_absent_papers() -> None:
+def test_held_out_arxiv_list_with_decoys_and_absent_papers(held_out_case: Case) -> None:
     """600 real arXiv abstracts shuffled against their titles, two near-duplicate decoys each
     and the ICML titles, plus 150 abstracts whose paper is absent (its decoys present)."""
-    case = held_out_arxiv()
+    case = held_out_case
     got = run(case, scored_once=True)
     present = Case(case.name, case.titles, case.abstracts[:600], case.truth[:600])
     absent = Case(case.name, case.titles, case.abstracts[600:], case.truth[600:])

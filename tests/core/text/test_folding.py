@@ -8,16 +8,13 @@ words, and the safe text's folding is the same letters in their case.
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from index_builder.catalogue.joins import score as join_score
-from index_builder.catalogue.load import load_catalogue
+from index_builder.catalogue.load import Catalogue
 from index_builder.citations.keys import family_word, split_name
-from index_builder.paths import bundled_sources
 from index_builder.search.words import words as search_words
 from index_builder.text.safe import fold as safe_fold
 from index_builder.text.words import fold, iter_words, positioned_words, strip_accents, words
@@ -28,24 +25,25 @@ def _alnum(text: str) -> str:
     return "".join(c for c in text if c.isalnum())
 
 
-@functools.cache
-def table_authors() -> list[str]:
-    """Every distinct author name of the bundled table, in table order."""
-    names = (a for p in load_catalogue(bundled_sources()).papers for a in p.authors)
+@pytest.fixture(scope="module")
+def table_authors(bundled_catalogue: Catalogue) -> list[str]:
+    """Every distinct author name of the bundled table, in table order (the run's bundled
+    catalogue, loaded from the run's cache, not built again from nothing)."""
+    names = (a for p in bundled_catalogue.papers for a in p.authors)
     return list(dict.fromkeys(names))
 
 
-def test_the_table_has_names_that_need_folding() -> None:
-    names = table_authors()
+def test_the_table_has_names_that_need_folding(table_authors: list[str]) -> None:
+    names = table_authors
     assert len(names) > 10_000
     assert sum(not n.isascii() for n in names) > 100
     special = {"ł", "ø", "ß", "đ", "æ", "ı", "Ł", "Ø"}
     assert special & {c for n in names for c in n}
 
 
-def test_every_consumer_folds_each_name_the_same() -> None:
+def test_every_consumer_folds_each_name_the_same(table_authors: list[str]) -> None:
     disagree = []
-    for name in table_authors():
+    for name in table_authors:
         folded = fold(name)
         family = split_name(name).family
         ascii_family = "".join(c for c in fold(family) if c.isascii() and c.isalnum())
@@ -113,13 +111,15 @@ def test_stripping_runs_equals_stripping_the_whole_text(text: str) -> None:
     assert strip_accents(text) == _strip_whole(text)
 
 
-def test_stripping_runs_equals_stripping_the_whole_text_on_real_abstracts() -> None:
+def test_stripping_runs_equals_stripping_the_whole_text_on_real_abstracts(
+    table_authors: list[str],
+) -> None:
     from tests.helpers.arxiv_papers import arxiv_papers, sample_path
 
     if sample_path() is None:
         pytest.skip("the arXiv sample is not on this machine")
     texts = [t for p in arxiv_papers(3000).papers for t in (p.title, p.abstract, *p.authors)]
-    texts += table_authors()
+    texts += table_authors
     mixed = [t for t in texts if not t.isascii()]
     assert len(mixed) > 300
     assert [strip_accents(t) for t in mixed] == [_strip_whole(t) for t in mixed]

@@ -14,7 +14,7 @@ import pytest
 
 from index_builder.catalogue.load import load_catalogue
 from index_builder.text import render, render_cache
-from tests.core.test_analysis_versions import sources
+from tests.core.test_analysis_versions import fixture_catalogue, sources
 
 
 def _build(cache_dir: Path) -> list[object]:
@@ -46,14 +46,14 @@ def test_a_second_build_renders_nothing_and_changes_nothing(
     renders.clear()
     assert _build(tmp_path) == first
     assert renders == []
-    assert list(load_catalogue(sources()).papers) == first  # no cache at all: the same papers
+    assert list(fixture_catalogue().papers) == first  # no cache at all: the same papers
 
 
 @pytest.mark.parametrize("garbage", [b"", b"junk", pickle.dumps({"a": 1}), b"\x80\x05K"])
 def test_a_damaged_cache_is_ignored_and_rebuilt(
     tmp_path: Path, renders: list[str], garbage: bytes
 ) -> None:
-    expected = list(load_catalogue(sources()).papers)
+    expected = list(fixture_catalogue().papers)  # built without a cache, once per process
     render_cache.cache_file(tmp_path).write_bytes(garbage)
     renders.clear()
     assert _build(tmp_path) == expected and renders
