@@ -64,17 +64,11 @@ async def test_enter_opens_the_view_and_escape_returns(make_app: AppFactory) -> 
         assert screen.results.cursor == 1
 
 
-async def test_slash_focuses_search_and_is_not_typed(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape", "slash")
-        assert app.focused is screen.box
-        await pilot.press("slash")
-        assert screen.box.value == ""
-
-
-async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) -> None:
+async def test_letters_typed_in_the_box_stay_in_the_box_and_slash_focuses_it(
+    make_app: AppFactory,
+) -> None:
+    """Letters that are keys in the list are text in the box; from the list, ``/`` moves
+    to the box and is not typed (one app: the box at the start, then the list)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -84,6 +78,13 @@ async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) ->
         assert app.is_running and app.screen is screen
         assert screen.sort == "relevance"
         assert screen.results.cursor == 0
+
+        screen.box.value = ""
+        await settle(pilot)
+        await pilot.press("escape", "slash")
+        assert app.focused is screen.box
+        await pilot.press("slash")
+        assert screen.box.value == ""
 
 
 CHARACTERS = {"space": " ", "backspace": "\x7f", "ctrl+u": "\x15", "ctrl+w": "\x17", "left": None}
