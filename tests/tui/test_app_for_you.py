@@ -50,6 +50,7 @@ async def test_R_with_too_few_bookmarks_says_what_is_needed(make_app: AppFactory
 async def test_R_lists_papers_ranked_by_the_bookmarks_with_the_words(
     make_app: AppFactory,
 ) -> None:
+    """R, Backspace, then ``for:you`` typed in the box: the same listing as R's."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -68,14 +69,7 @@ async def test_R_lists_papers_ranked_by_the_bookmarks_with_the_words(
         assert screen.box.value == ""
         assert not screen.query_one(DidYouMean).has_class("-shown")
 
-
-async def test_for_you_typed_in_the_box_is_the_same_listing(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        marked = bookmark(screen, 4)
         await type_query(pilot, "for:you")
-        expected = screen.searcher.index.recommend(marked, limit=100)  # type: ignore[union-attr]
         assert [h.paper.id for h in screen.results.hits] == [h.paper.id for h in expected.hits]
 
 
@@ -91,10 +85,18 @@ async def dismiss_the_first_recommendation(pilot: Pilot[object], screen: MainScr
     return first
 
 
-async def test_x_hides_a_paper_from_for_you_and_u_brings_it_back(make_app: AppFactory) -> None:
+async def test_x_hides_a_paper_from_for_you_and_u_brings_it_back(
+    make_app: AppFactory, notices: Notices
+) -> None:
+    """u with nothing to undo points to ``is:dismissed``; then x hides a paper, u undoes it."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        notes = notices.messages(app)
+        assert any("is:dismissed" in n for n in notes), notes
+
         first = await dismiss_the_first_recommendation(pilot, screen)
         await settle(pilot)
         assert first not in [h.paper.id for h in screen.results.hits]
@@ -159,15 +161,3 @@ async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back
             assert Dismissals(store).ids() == frozenset()
         await type_query(pilot, "is:dismissed")
         assert screen.results.hits == ()
-
-
-async def test_u_with_nothing_to_undo_points_to_is_dismissed(
-    make_app: AppFactory, notices: Notices
-) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        await pilot.press("escape", "u")
-        await pilot.pause()
-        notes = notices.messages(app)
-        assert any("is:dismissed" in n for n in notes), notes

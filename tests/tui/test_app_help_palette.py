@@ -135,24 +135,11 @@ async def test_toasts_replace_each_other(make_app: AppFactory, notices: Notices)
         assert len(app.screen.query("Toast")) == 1  # ...and the screen shows the last alone
 
 
-async def test_a_lists_the_first_authors_papers_and_backspace_returns(
+async def test_P_opens_the_openreview_pdf_and_a_lists_the_first_authors_papers(
     make_app: AppFactory,
 ) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "proeval")
-        await pilot.press("escape", "a")
-        await settle(pilot)
-        assert screen.box.value == 'author:"Yizheng Huang"'
-        assert screen.results.hits
-        assert all("Yizheng Huang" in h.paper.authors for h in screen.results.hits)
-        await pilot.press("backspace")
-        await settle(pilot)
-        assert screen.box.value == "proeval"
-
-
-async def test_P_opens_the_openreview_pdf_shown_in_the_view(make_app: AppFactory) -> None:
+    """On ProEval: P opens the PDF the view shows, a lists its first author's papers and
+    Backspace returns; a paper without a forum page opens no PDF."""
     opened: list[str] = []
     app = make_app(opened=opened)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -164,6 +151,16 @@ async def test_P_opens_the_openreview_pdf_shown_in_the_view(make_app: AppFactory
         await pilot.press("escape", "P")
         await settle(pilot)
         assert opened == ["https://openreview.net/pdf?id=ccc"]
+
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen.box.value == 'author:"Yizheng Huang"'
+        assert screen.results.hits
+        assert all("Yizheng Huang" in h.paper.authors for h in screen.results.hits)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert screen.box.value == "proeval"
+
         await type_query(pilot, "watermarking")
         await pilot.press("escape", "P")
         await settle(pilot)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from textual import events
 
 from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
@@ -65,17 +64,11 @@ async def test_enter_opens_the_view_and_escape_returns(make_app: AppFactory) -> 
         assert screen.results.cursor == 1
 
 
-async def test_slash_focuses_search_and_is_not_typed(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape", "slash")
-        assert app.focused is screen.box
-        await pilot.press("slash")
-        assert screen.box.value == ""
-
-
-async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) -> None:
+async def test_letters_typed_in_the_box_stay_in_the_box_and_slash_focuses_it(
+    make_app: AppFactory,
+) -> None:
+    """Letters that are keys in the list are text in the box; from the list, ``/`` moves
+    to the box and is not typed (one app: the box at the start, then the list)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -85,6 +78,13 @@ async def test_letters_typed_in_the_box_stay_in_the_box(make_app: AppFactory) ->
         assert app.is_running and app.screen is screen
         assert screen.sort == "relevance"
         assert screen.results.cursor == 0
+
+        screen.box.value = ""
+        await settle(pilot)
+        await pilot.press("escape", "slash")
+        assert app.focused is screen.box
+        await pilot.press("slash")
+        assert screen.box.value == ""
 
 
 CHARACTERS = {"space": " ", "backspace": "\x7f", "ctrl+u": "\x15", "ctrl+w": "\x17", "left": None}
@@ -115,26 +115,31 @@ async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFact
         assert screen.view.paper == screen.results.hits[2].paper
 
 
-@pytest.mark.parametrize(
-    ("typed", "expected"),
-    [
-        ("a b backspace c d", "acd"),
-        ("a b c ctrl+u z q", "zq"),
-        ("a b space c d ctrl+w e f", "ab ef"),
-        ("a b left c", "acb"),
-    ],
-    ids=["backspace", "ctrl+u", "ctrl+w", "left"],
-)
+EDITED = {
+    "backspace": ("a b backspace c d", "acd"),
+    "ctrl+u": ("a b c ctrl+u z q", "zq"),
+    "ctrl+w": ("a b space c d ctrl+w e f", "ab ef"),
+    "left": ("a b left c", "acb"),
+}
+"""Per editing key: the keys read together (space-separated) and the box's text after."""
+
+
 async def test_editing_keys_read_together_with_letters_keep_their_order(
-    make_app: AppFactory, typed: str, expected: str
+    make_app: AppFactory,
 ) -> None:
+    """Each editing key in turn, in one app: the box emptied before each (the same code
+    path, the box's own handling of keys read together, as in an app of its own)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
-        for event in read_together(*typed.split()):
-            app.post_message(event)
-        await settle(pilot)
-        assert screen.box.value == expected
+        for key, (typed, expected) in EDITED.items():
+            screen.box.value = ""
+            await settle(pilot)
+            assert app.focused is screen.box, key
+            for event in read_together(*typed.split()):
+                app.post_message(event)
+            await settle(pilot)
+            assert screen.box.value == expected, key
 
 
 async def test_esc_and_q_read_together_in_the_list_quit(make_app: AppFactory) -> None:

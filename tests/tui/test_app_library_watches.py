@@ -43,9 +43,11 @@ def _own(tmp_path: Path, *entries: LibraryEntry) -> None:
         Library(store).add(entries)
 
 
-async def test_library_papers_are_badged_and_is_library_lists_them(
+async def test_library_papers_are_badged_is_library_lists_them_and_R_ranks_by_them(
     make_app: AppFactory, tmp_path: Path
 ) -> None:
+    """The library's papers badged, ``is:library``, then R from the library alone (no
+    bookmark), in one app on the same library."""
     _own(tmp_path, OWNED, *OUTSIDE)
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -59,12 +61,6 @@ async def test_library_papers_are_badged_and_is_library_lists_them(
         listed = [h.paper.id for h in screen.results.hits]
         assert listed and "t01" not in listed
 
-
-async def test_R_ranks_by_the_library_alone(make_app: AppFactory, tmp_path: Path) -> None:
-    _own(tmp_path, OWNED, *OUTSIDE)
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
         await pilot.press("escape", "R")
         await settle(pilot)
         listed = [h.paper.id for h in screen.results.hits]

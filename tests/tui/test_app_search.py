@@ -30,7 +30,11 @@ async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -
         assert screen.box.value == ""
 
 
-async def test_typing_searches_and_highlights(make_app: AppFactory) -> None:
+async def test_typed_queries_highlight_take_a_prefix_and_say_when_nothing_matches(
+    make_app: AppFactory,
+) -> None:
+    """Three queries typed in turn in one app (each a query of the box, as in an app of
+    its own): matched words highlighted, the last word a prefix, no match said so."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
@@ -41,13 +45,14 @@ async def test_typing_searches_and_highlights(make_app: AppFactory) -> None:
         assert screen.results.hits[0].title_spans, "matched words are highlighted"
         assert "2 papers" in screen.status.text
 
-
-async def test_last_word_is_a_prefix(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
         screen = await type_query(pilot, "massa")
         assert {h.paper.id for h in screen.results.hits} == {"t01", "t02"}
+
+        screen = await type_query(pilot, "zzzqqqxxx")
+        assert screen.results.hits == ()
+        assert "zzzqqqxxx" in screen.results.render_line(0).text
+        assert screen.view.paper is None
+        assert "0 papers" in main(pilot).status.text
 
 
 async def test_stale_result_is_dropped(make_app: AppFactory, tui_papers: tuple) -> None:
@@ -75,6 +80,8 @@ async def test_each_keystroke_starts_a_query_and_only_the_last_counts(make_app: 
 
 
 async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> None:
+    """A suggestion given by the search (posted), then a real typo of the last word, in
+    one app: each offered, shown and taken by Tab."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -92,12 +99,7 @@ async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> 
         assert [h.paper.id for h in screen.results.hits] == ["t01"]
         assert offer.suggestion is None
 
-
-async def test_a_typo_in_the_last_word_is_offered_a_correction(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        offer = screen.query_one(DidYouMean)
+        # A typo in the last word is offered its correction by the search itself.
         await type_query(pilot, "title:")
         assert offer.suggestion is None and not offer.display
         await type_query(pilot, "halfspces")
@@ -174,14 +176,3 @@ async def test_facets_toggle_and_choice_adds_filter(make_app: AppFactory) -> Non
         assert shown and set(shown) == {chosen.value}
         await pilot.press("escape", "f")
         assert not panel.shown
-
-
-async def test_empty_results_say_so(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "zzzqqqxxx")
-        assert screen.results.hits == ()
-        assert "zzzqqqxxx" in screen.results.render_line(0).text
-        assert screen.view.paper is None
-        assert "0 papers" in main(pilot).status.text

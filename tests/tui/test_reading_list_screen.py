@@ -173,10 +173,13 @@ async def test_enter_opens_the_paper_or_says_it_left(rl_store: ReadingList, tmp_
         assert app.opened == ["p2"]
 
 
-async def test_export_writes_where_it_says(
+async def test_export_writes_where_it_says_or_to_a_typed_path(
     rl_store: ReadingList, tmp_path: Path, notices: Notices
 ) -> None:
+    """``e``, a format key (JSON): the file the dialog names; ``e`` again, the calendar
+    highlighted and a path typed: that file."""
     app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
+    target = tmp_path / "mine" / "cal.ics"
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pilot.press("e")
@@ -192,12 +195,7 @@ async def test_export_writes_where_it_says(
         assert {b["paper_id"] for b in data["bookmarks"]} == {"p1", "p2", "p3"}
         assert any(str(written) in m for m in notices.messages(app))
 
-
-async def test_export_to_a_typed_path(rl_store: ReadingList, tmp_path: Path) -> None:
-    app = ListApp(rl_store, SCREEN_PAPERS, tmp_path)
-    target = tmp_path / "mine" / "cal.ics"
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        assert isinstance(app.screen, ReadingListScreen)
         await pilot.press("e")
         await pilot.press("down", "down", "down", "down")  # highlight the calendar
         assert app.screen.query_one(OptionList).highlighted == 4

@@ -52,12 +52,28 @@ TZ_PAPERS = (
 )  # fmt: skip
 
 
-async def test_paper_view_shows_the_seoul_time_and_the_palette_changes_it(
+async def test_rows_and_the_paper_view_show_the_seoul_time_and_the_palette_changes_it(
     make_app: AppFactory, tmp_path: Path
 ) -> None:
+    """Rows show times only when sorted by time; the view shows each session's time; the
+    palette's time-zone command changes it (one app: the papers' index is built once)."""
     app = make_app(papers=TZ_PAPERS)
     async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
+        screen = await ready(pilot)
+        assert "KST" not in screen.results.render_line(1).text
+        screen.results.focus()
+        await pilot.press("s", "s")
+        await settle(pilot)
+        assert screen.sort == "time"
+        assert [h.paper.id for h in screen.results.hits] == ["62980", "501", "700"]
+        lines = [screen.results.render_line(y).text for y in (1, 3, 5)]
+        assert "Wed 8 Jul, 10:30–12:15 KST · " in lines[0]
+        assert "Wed 8 Jul, 11:00–11:15 KST · " in lines[1]  # its talk, before its 16:00 poster
+        assert "time unknown · " in lines[2]
+        await pilot.press("s")
+        await settle(pilot)
+        assert "KST" not in screen.results.render_line(1).text
+
         screen = await type_query(pilot, "faults")
         body = view_text(screen)
         assert "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST · board #2504, Hall C" in body
@@ -78,25 +94,6 @@ async def test_paper_view_shows_the_seoul_time_and_the_palette_changes_it(
         body = view_text(screen)
         assert "Oral 3A Theory · Wed 8 Jul, 02:00–02:15 UTC" in body
     assert load_config(tmp_path / "config" / "config.toml").timezone == "UTC"
-
-
-async def test_rows_show_times_only_when_sorted_by_time(make_app: AppFactory) -> None:
-    app = make_app(papers=TZ_PAPERS)
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        assert "KST" not in screen.results.render_line(1).text
-        screen.results.focus()
-        await pilot.press("s", "s")
-        await settle(pilot)
-        assert screen.sort == "time"
-        assert [h.paper.id for h in screen.results.hits] == ["62980", "501", "700"]
-        lines = [screen.results.render_line(y).text for y in (1, 3, 5)]
-        assert "Wed 8 Jul, 10:30–12:15 KST · " in lines[0]
-        assert "Wed 8 Jul, 11:00–11:15 KST · " in lines[1]  # its talk, before its 16:00 poster
-        assert "time unknown · " in lines[2]
-        await pilot.press("s")
-        await settle(pilot)
-        assert "KST" not in screen.results.render_line(1).text
 
 
 async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
