@@ -95,7 +95,10 @@ def load_catalogue(
         )
         with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
             kept = cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
-            catalogue = _build(blobs, read_problems, fingerprint, parsed, kept)
+            # Reading the sources makes and keeps some 100,000 objects as the merge does
+            # (the feed's rows): collections midway walk them all and free nothing.
+            with gc_paused():
+                catalogue = _build(blobs, read_problems, fingerprint, parsed, kept)
             # Texts of the sources served parsed were not asked for: they stay cached.
             rendered.keep_loaded = parsed is not None and parsed.hits > 0
         if parsed is not None:
