@@ -25,7 +25,12 @@ from typing import Any
 from index_builder.feeds import checks
 from index_builder.feeds.changes import Event, State, papers
 from index_builder.feeds.download import FeedError
+from index_builder.sources.feed import abstracts_source, feed_source, venue_of
+from index_builder.sources.types import SourceData
 from index_builder.venues import Venue
+
+Read = tuple[Path, bytes, SourceData]
+"""A stored file's path, the SHA-256 of its bytes, and what reading it gives."""
 
 NAME = ".papers-v1.json"
 
@@ -43,6 +48,27 @@ def encode(records: int, states: dict[str, State], files: dict[str, bytes]) -> b
     }
     data = {"files": {n: digest(b) for n, b in files.items()}, "records": records}
     return json.dumps({**data, "papers": papers}, ensure_ascii=False).encode("utf-8")
+
+
+def as_read(
+    venue: Venue, folder: Path, files: dict[str, bytes], checked: checks.Checked
+) -> tuple[Read, ...]:
+    """The set's feed and abstracts (stored in ``folder``: ``files``, ``checked``) as the
+    catalogue's reader makes them of those bytes, for its source cache: the update parsed
+    them already, with the same functions, on the same text (:func:`.pages.parse`).
+
+    None when the file names name another venue than ``venue`` (the reader would read
+    the rows as that one's), and no abstracts when the check gave none.
+    """
+    key = venue_of(venue.feed_name)
+    if key != venue.key:
+        return ()
+    where = folder.resolve()  # as the catalogue's sources name it, through the link
+    found = [(venue.feed_name, feed_source(where / venue.feed_name, checked.feed, key))]
+    if checked.abstracts and venue.abstracts_name in files:
+        path = where / venue.abstracts_name
+        found.append((venue.abstracts_name, abstracts_source(path, checked.abstracts, key)))
+    return tuple((d.path, hashlib.sha256(files[n]).digest(), d) for n, d in found)
 
 
 def previous(

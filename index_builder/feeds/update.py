@@ -17,7 +17,7 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,8 @@ class Change:
     notes: tuple[str, ...] = ()
     moved: tuple[str, ...] = ()
     """One line per bookmarked paper whose session, room or time changed."""
+    parsed: tuple[set_papers.Read, ...] = field(default=(), compare=False, repr=False)
+    """The stored files as the catalogue reads them (:func:`.set_papers.as_read`)."""
 
     def summary(self) -> str:
         """One line for the user."""
@@ -120,21 +122,10 @@ def _get(
         return pages.local_file(Path(base) / name)
     url = base.rstrip("/") + "/" + name
     if paged:
-        return pages.remote_feed(url, asking, known=_page_validators(old) if kept else ())
+        return pages.remote_feed(url, asking, known=pages.stored_validators(old) if kept else ())
     etag = old.get("etag", "") if kept else ""
     since = old.get("last_modified", "") if kept else ""
     return pages.remote_file(url, asking, etag=str(etag), last_modified=str(since))
-
-
-def _page_validators(old: dict[str, Any]) -> list[pages.Validator]:
-    """The feed's stored validators, one per page (none from an older ``meta.json``)."""
-    found = old.get("pages")
-    if not isinstance(found, list):
-        return []
-    out = [v for v in found if isinstance(v, list) and len(v) == 3]
-    if len(out) != len(found) or not all(isinstance(x, str) for v in out for x in v):
-        return []
-    return [(v[0], v[1], v[2]) for v in out]
 
 
 def _update(
@@ -190,8 +181,10 @@ def _update(
     }  # fmt: skip
     # Only what reading the stored files would give the next update again is kept.
     summary_file = set_papers.encode(checked.feed.received, after, files) if exact else None
-    _store(paths, venue, files, new_meta, step, summary_file)
-    return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved))
+    stored_in = _store(paths, venue, files, new_meta, step, summary_file)
+    read = set_papers.as_read(venue, stored_in, files, checked) if exact else ()
+    return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved),
+                  parsed=read)  # fmt: skip
 
 
 def _store(
@@ -201,10 +194,10 @@ def _store(
     meta: dict[str, Any],
     step: Step,
     papers: bytes | None = None,
-) -> None:
+) -> Path:
     """Write the new set (with the summary ``papers`` of its files, when given) and swap it
     in; on a full disk (any write failing) remove what was written and raise
-    :class:`FeedError`: the set stored before stays in use."""
+    :class:`FeedError`: the set stored before stays in use. Returns the set's folder."""
     new = store.sets_dir(paths, venue) / f"{store.NEW}{os.getpid()}"
     try:
         new = store.new_set(paths, venue)
@@ -214,12 +207,13 @@ def _store(
         if papers is not None:
             store.write_file(new, set_papers.NAME, papers)
         step("writing meta.json")
-        store.commit(paths, venue, new, meta)
+        folder = store.commit(paths, venue, new, meta)
     except OSError as exc:
         shutil.rmtree(new, ignore_errors=True)  # gone already once commit renamed it
         raise FeedError(f"cannot store the new feed in {store.sets_dir(paths, venue)}: "
                         f"{exc.strerror or exc}") from None  # fmt: skip
     step("stored")
+    return folder
 
 
 def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, Any]:
@@ -253,7 +247,8 @@ def _checked(
     body = got[name].body if got[name].body is not None else stored[name]
     if body is None:
         raise FeedError(f"{name}: nothing stored and nothing downloaded")
-    checked = checks.check_feed(venue, body, stored=records, force=force)
+    document = got[name].document if got[name].body is not None else None
+    checked = checks.check_feed(venue, body, stored=records, force=force, document=document)
     checked.notes[:0] = got[name].notes
     files = {name: body}
     if venue.year < 2026:
