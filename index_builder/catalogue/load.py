@@ -46,7 +46,14 @@ from index_builder.text import render_cache
 if TYPE_CHECKING:
     from index_builder.sources.types import SourceData
 
-__all__ = ["CATALOGUE_VERSION", "HEAD_SIZE", "Catalogue", "load_catalogue", "read_head"]
+__all__ = [
+    "CATALOGUE_VERSION",
+    "HEAD_SIZE",
+    "Catalogue",
+    "keep_parsed",
+    "load_catalogue",
+    "read_head",
+]
 
 CATALOGUE_VERSION = 11
 """The version of what reading, merging and rendering make of the sources: bump it with any
@@ -90,12 +97,13 @@ def load_catalogue(
     if catalogue is None:
         if on_cold is not None:
             on_cold()
-        parsed = (
-            SourceCache(cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle") if cache_dir else None
-        )
+        parsed = SourceCache(_sources_file(cache_dir)) if cache_dir else None
         with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
             kept = cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
-            catalogue = _build(blobs, read_problems, fingerprint, parsed, kept)
+            # Reading the sources makes and keeps some 100,000 objects as the merge does
+            # (the feed's rows): collections midway walk them all and free nothing.
+            with gc_paused():
+                catalogue = _build(blobs, read_problems, fingerprint, parsed, kept)
             # Texts of the sources served parsed were not asked for: they stay cached.
             rendered.keep_loaded = parsed is not None and parsed.hits > 0
         if parsed is not None:
@@ -119,8 +127,19 @@ def read_head(sources: Sequence[Path], cache_dir: Path) -> Catalogue | None:
     return cache.read_head(sources, _cache_file(cache_dir))
 
 
+def keep_parsed(cache_dir: Path, read: Sequence[tuple[Path, bytes, SourceData]]) -> None:
+    """Keep files parsed elsewhere in ``cache_dir``'s source cache, each with the SHA-256 of
+    its bytes and what :func:`~index_builder.sources.reading.read_source` gives for them
+    (an update's stored feed: the next build does not parse its 20 MB again)."""
+    SourceCache(_sources_file(cache_dir)).add(read)
+
+
 def _cache_file(cache_dir: Path) -> Path:
     return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
+
+
+def _sources_file(cache_dir: Path) -> Path:
+    return cache_dir / f"sources-v{CATALOGUE_VERSION}.pickle"
 
 
 def _read_sources(sources: Sequence[Path]) -> tuple[list[_Blob], list[SourceProblem]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,15 @@ class SourceCache:
         """Write the entries this build used (when they changed)."""
         if self.file is not None and self.used.keys() != self.entries.keys():
             write_pickle(self.file, (_MAGIC, self.used))
+
+    def add(self, read: Iterable[tuple[Path, bytes, SourceData]]) -> None:
+        """Keep sources parsed elsewhere (an update parsed the feed it stored) beside the
+        entries of files that still exist, and write them (no build is under way)."""
+        for path, digest, parsed in read:
+            self.put(path, digest, parsed)
+        kept = {k: v for k, v in self.entries.items() if Path(k[0]).exists()}
+        if self.file is not None:
+            write_pickle(self.file, (_MAGIC, kept | self.used))
 
 
 def _key(path: Path, digest: bytes) -> tuple[str, str]:

@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from index_builder.feeds.download import FeedError
-from index_builder.feeds.pages import MAX_RECORDS, not_beyond_count, whole_count
+from index_builder.feeds.pages import MAX_RECORDS, not_beyond_count, parse, whole_count
 from index_builder.sources.feed import (
     NOT_A_FEED,
     Feed,
     feed_document,
-    loads,
     parse_abstracts,
     parse_feed,
     skipped_note,
@@ -52,21 +51,6 @@ def refuse_html(body: bytes, content_type: str, name: str) -> None:
         )
 
 
-def text_of(body: bytes, name: str) -> str:
-    """The body as text; a feed is UTF-8 JSON."""
-    try:
-        return body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise FeedError(f"{name} is not UTF-8 text") from None
-
-
-def _json(body: bytes, name: str) -> Any:
-    try:
-        return loads(text_of(body, name))
-    except SourceError as exc:
-        raise FeedError(f"{name}: {exc} (cut short?)") from exc
-
-
 def record_count(body: bytes | None) -> int | None:
     """How many records a stored feed holds (``None`` when it cannot be read)."""
     if body is None:
@@ -79,10 +63,13 @@ def record_count(body: bytes | None) -> int | None:
     return None if document is None else len(document["results"])
 
 
-def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) -> Checked:
-    """The feed in ``body``, checked whole (see the module doc)."""
+def check_feed(
+    venue: Venue, body: bytes, *, stored: int | None, force: bool, document: Any = None
+) -> Checked:
+    """The feed in ``body`` (``document``: parsed already by :func:`.pages.parse`),
+    checked whole (see the module doc)."""
     name = venue.feed_name
-    data = feed_document(_json(body, name))
+    data = feed_document(document if document is not None else parse(body, name))
     if data is None:
         raise FeedError(f"{name}: {NOT_A_FEED}")
     count, results = data.get("count"), data["results"]
@@ -124,7 +111,7 @@ def check_feed(venue: Venue, body: bytes, *, stored: int | None, force: bool) ->
 def check_abstracts(venue: Venue, body: bytes, ids: set[int]) -> dict[int, str]:
     """The abstracts in ``body`` (``{}`` for an empty file), checked against the feed's ids."""
     name = venue.abstracts_name
-    data = _json(body, name)
+    data = parse(body, name)
     if not isinstance(data, dict):
         raise FeedError(f"{name}: {_not_object()}")
     if not data:

@@ -17,12 +17,12 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from index_builder.feeds import changes, checks, pages, store
+from index_builder.feeds import changes, checks, pages, set_papers, store
 from index_builder.feeds.download import FeedError, Progress, deadline_seconds
 from index_builder.paths import Paths
 from index_builder.venues import Venue
@@ -47,6 +47,8 @@ class Change:
     notes: tuple[str, ...] = ()
     moved: tuple[str, ...] = ()
     """One line per bookmarked paper whose session, room or time changed."""
+    parsed: tuple[set_papers.Read, ...] = field(default=(), compare=False, repr=False)
+    """The stored files as the catalogue reads them (:func:`.set_papers.as_read`)."""
 
     def summary(self) -> str:
         """One line for the user."""
@@ -120,21 +122,10 @@ def _get(
         return pages.local_file(Path(base) / name)
     url = base.rstrip("/") + "/" + name
     if paged:
-        return pages.remote_feed(url, asking, known=_page_validators(old) if kept else ())
+        return pages.remote_feed(url, asking, known=pages.stored_validators(old) if kept else ())
     etag = old.get("etag", "") if kept else ""
     since = old.get("last_modified", "") if kept else ""
     return pages.remote_file(url, asking, etag=str(etag), last_modified=str(since))
-
-
-def _page_validators(old: dict[str, Any]) -> list[pages.Validator]:
-    """The feed's stored validators, one per page (none from an older ``meta.json``)."""
-    found = old.get("pages")
-    if not isinstance(found, list):
-        return []
-    out = [v for v in found if isinstance(v, list) and len(v) == 3]
-    if len(out) != len(found) or not all(isinstance(x, str) for v in out for x in v):
-        return []
-    return [(v[0], v[1], v[2]) for v in out]
 
 
 def _update(
@@ -151,6 +142,7 @@ def _update(
     meta = store.read_meta(paths, venue, folder)
     names = [venue.feed_name] + ([venue.abstracts_name] if venue.year >= 2026 else [])
     stored = {n: store.read_stored(paths, venue, n, folder) for n in names}
+    records, before = set_papers.previous(venue, folder, stored)
     known = meta.get("files", {}) if meta.get("base") == base else {}
     deadline = time.monotonic() + deadline_seconds()
     asking = pages.Asking(base, cancel, progress, deadline, step)
@@ -162,9 +154,9 @@ def _update(
         if got[name].body is not None:
             checks.refuse_html(got[name].body or b"", got[name].content_type, name)
         step(f"downloaded {name}")
-    files, checked = _checked(venue, base, stored, got, force)
+    files, checked, exact = _checked(venue, base, stored, got, force, records)
     step("checked")
-    before = _stored_papers(venue, stored)
+    before = before if before is not None else set_papers.stored_papers(venue, stored)
     after = changes.papers(checked.feed, checked.abstracts)
     moved = changes.moved(before, after, bookmarked, venue)
     unchanged = files == {n: b for n, b in stored.items() if b is not None}
@@ -187,28 +179,41 @@ def _update(
         "removed": sorted(before.keys() - after.keys()) if not unchanged else [],
         "moved": moved, "notes": checked.notes,
     }  # fmt: skip
-    _store(paths, venue, files, new_meta, step)
-    return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved))
+    # Only what reading the stored files would give the next update again is kept.
+    summary_file = set_papers.encode(checked.feed.received, after, files) if exact else None
+    stored_in = _store(paths, venue, files, new_meta, step, summary_file)
+    read = set_papers.as_read(venue, stored_in, files, checked) if exact else ()
+    return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved),
+                  parsed=read)  # fmt: skip
 
 
 def _store(
-    paths: Paths, venue: Venue, files: dict[str, bytes], meta: dict[str, Any], step: Step
-) -> None:
-    """Write the new set and swap it in; on a full disk (any write failing) remove what
-    was written and raise :class:`FeedError`: the set stored before stays in use."""
+    paths: Paths,
+    venue: Venue,
+    files: dict[str, bytes],
+    meta: dict[str, Any],
+    step: Step,
+    papers: bytes | None = None,
+) -> Path:
+    """Write the new set (with the summary ``papers`` of its files, when given) and swap it
+    in; on a full disk (any write failing) remove what was written and raise
+    :class:`FeedError`: the set stored before stays in use. Returns the set's folder."""
     new = store.sets_dir(paths, venue) / f"{store.NEW}{os.getpid()}"
     try:
         new = store.new_set(paths, venue)
         for name, body in files.items():
             step(f"writing {name}")
             store.write_file(new, name, body)
+        if papers is not None:
+            store.write_file(new, set_papers.NAME, papers)
         step("writing meta.json")
-        store.commit(paths, venue, new, meta)
+        folder = store.commit(paths, venue, new, meta)
     except OSError as exc:
         shutil.rmtree(new, ignore_errors=True)  # gone already once commit renamed it
         raise FeedError(f"cannot store the new feed in {store.sets_dir(paths, venue)}: "
                         f"{exc.strerror or exc}") from None  # fmt: skip
     step("stored")
+    return folder
 
 
 def _validators(known: dict[str, Any], name: str, got: pages.Got) -> dict[str, Any]:
@@ -228,19 +233,26 @@ def _checked(
     stored: dict[str, bytes | None],
     got: dict[str, pages.Got],
     force: bool,
-) -> tuple[dict[str, bytes], checks.Checked]:
-    """The files of the new set, checked; raises :class:`FeedError` for any fault."""
+    records: int | None,
+) -> tuple[dict[str, bytes], checks.Checked, bool]:
+    """The files of the new set, checked; raises :class:`FeedError` for any fault.
+
+    ``records`` is the stored feed's record count. The flag is False when the papers of
+    the check differ from what reading the new set's files again would give (kept
+    abstracts that fail their check are read as none here, and the set as no papers there).
+    """
     name = venue.feed_name
     if got[name].absent:
         raise FeedError(f"{name} is missing from {base}")
     body = got[name].body if got[name].body is not None else stored[name]
     if body is None:
         raise FeedError(f"{name}: nothing stored and nothing downloaded")
-    checked = checks.check_feed(venue, body, stored=checks.record_count(stored[name]), force=force)
+    document = got[name].document if got[name].body is not None else None
+    checked = checks.check_feed(venue, body, stored=records, force=force, document=document)
     checked.notes[:0] = got[name].notes
     files = {name: body}
     if venue.year < 2026:
-        return files, checked
+        return files, checked, True
     ids = {r.event_id for r in checked.feed.rows}
     aname = venue.abstracts_name
     a = got[aname]
@@ -249,36 +261,23 @@ def _checked(
     if abstracts:
         checked.abstracts = abstracts
         files[aname] = abody or b""
-        return files, checked
+        return files, checked, True
     why = "not in the folder" if a.absent else "empty"
     kept = stored[aname]
+    exact = True
     if kept is not None:
         try:
             checked.abstracts = checks.check_abstracts(venue, kept, ids)
         except FeedError:
             checked.abstracts = {}
+            exact = False
         files[aname] = kept
         checked.notes.append(f"{aname} is {why}: the {len(checked.abstracts):,} abstracts "
                              "stored before are kept")  # fmt: skip
     else:
         checked.notes.append(f"{aname} is {why}: the papers have no abstracts until it is "
                              "published")  # fmt: skip
-    return files, checked
-
-
-def _stored_papers(venue: Venue, stored: dict[str, bytes | None]) -> dict[str, changes.State]:
-    """The papers of the stored set (empty when none is stored or it cannot be read)."""
-    body = stored.get(venue.feed_name)
-    if body is None:
-        return {}
-    try:
-        checked = checks.check_feed(venue, body, stored=None, force=True)
-        raw = stored.get(venue.abstracts_name)
-        ids = {r.event_id for r in checked.feed.rows}
-        abstracts = checks.check_abstracts(venue, raw, ids) if raw is not None else {}
-    except FeedError:
-        return {}
-    return changes.papers(checked.feed, abstracts)
+    return files, checked, exact
 
 
 def undo(venue: Venue, paths: Paths) -> str:

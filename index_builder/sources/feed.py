@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from index_builder import venues
@@ -66,10 +67,15 @@ def loads(text: str | bytes) -> Any:
     return load_json(text, SourceError)
 
 
-def _text(data: Record, *keys: str) -> str:
-    """A field as display-ready text (:func:`.json_fields.text`), entities undone (even
-    doubly escaped)."""
-    return unescape_html(fields.text(data, *keys))
+def _text(data: Record, key: str, *more: str) -> str:
+    """A field (else the first of ``more`` present) as display-ready text
+    (:func:`.json_fields.text`), entities undone (even doubly escaped)."""
+    value = data.get(key)
+    # A feed has ~170,000 fields, nearly all plain ASCII strings: for those the reader
+    # and the entities change nothing but the strip, and the calls cost most of a parse.
+    if value.__class__ is str and value and value.isascii() and "&" not in value:
+        return value.strip()
+    return unescape_html(fields.text(data, key, *more))
 
 
 def _people(data: Record) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -223,26 +229,37 @@ def read_feed(source: SourceText) -> SourceData | None:
             raise
         return None
     venue_key = venue_of(name)
-    out = SourceData(source.path, venue=venue_key)
     if named_abstracts or (not named_feed and isinstance(data, dict) and "results" not in data):
-        out.official = parse_abstracts(data)
-        if not out.official:
-            out.problems.append(SourceProblem(str(source.path), "no abstracts in it", fatal=False))
-        return out
+        return abstracts_source(source.path, parse_abstracts(data), venue_key)
     if feed_document(data) is None:
         if named_feed:
             raise SourceError(NOT_A_FEED)
         return None
-    feed = parse_feed(data, venue_key)
+    return feed_source(source.path, parse_feed(data, venue_key), venue_key)
+
+
+def abstracts_source(path: Path, official: dict[int, str], venue_key: str) -> SourceData:
+    """What reading an abstracts file whose entries are ``official`` gives."""
+    out = SourceData(path, venue=venue_key, official=official)
+    if not official:
+        out.problems.append(SourceProblem(str(path), "no abstracts in it", fatal=False))
+    return out
+
+
+def feed_source(path: Path, feed: Feed, venue_key: str) -> SourceData:
+    """What reading a feed file that gave ``feed`` (parsed as ``venue_key``'s) gives: its
+    rows, or plain records when its venue is unknown, with notes of what is missing;
+    :class:`SourceError` when no record is usable."""
     if feed.received and not feed.rows:
         raise SourceError(f"no usable record: {skipped_note(feed)}")
+    out = SourceData(path, venue=venue_key)
     if feed.count is not None and feed.count > feed.received:
         note = f"a partial feed: {feed.received} of {feed.count} records"
-        out.problems.append(SourceProblem(str(source.path), note, fatal=False))
+        out.problems.append(SourceProblem(str(path), note, fatal=False))
     if note := skipped_note(feed):
-        out.problems.append(SourceProblem(str(source.path), note, fatal=False))
+        out.problems.append(SourceProblem(str(path), note, fatal=False))
     if venue_key:
         out.rows = feed.rows
     else:
-        out.records = _records(feed.rows, name)
+        out.records = _records(feed.rows, path.name)
     return out

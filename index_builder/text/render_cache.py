@@ -42,6 +42,9 @@ class RenderCache:
         self.keep_loaded = False
         """Keep the loaded entries no call asked for (their texts' sources were served
         already parsed, so they are still in use)."""
+        self.spans: dict[str, str] = {}
+        """Math spans rendered in this block, by their source (never written: a text
+        rendered before is served whole)."""
 
     def get(self, kind: str, raw: str, make: Callable[[str], _V]) -> _V:
         """``make(raw)``, from the cache when this ``kind`` of ``raw`` was made before."""

@@ -135,3 +135,18 @@ def _key(sources: Sequence[Path]) -> tuple[str, ...]:
             digest = f"unreadable {exc.__class__.__name__}"
         parts.append(f"{Path(path).resolve()}\0{digest}")
     return tuple(parts)
+
+
+def files_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files that go through the readers from now on (in this test)."""
+    import index_builder.sources.reading as reading
+
+    seen: list[str] = []
+    original = reading.read_source
+
+    def counting(path: Path, data: bytes) -> object:
+        seen.append(path.name)
+        return original(path, data)
+
+    monkeypatch.setattr(reading, "read_source", counting)
+    return seen

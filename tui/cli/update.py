@@ -149,6 +149,10 @@ def cmd_update(args: argparse.Namespace, ctx: Context) -> int:
             status = 1
             continue
         _finish(bars)
+        if change.parsed:  # the next build reads the stored feed parsed
+            from index_builder.catalogue.load import keep_parsed
+
+            keep_parsed(ctx.paths.cache_dir, change.parsed)
         echo(change.summary())
         for line in change.details():
             echo(f"  {line}")

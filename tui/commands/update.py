@@ -89,6 +89,10 @@ def update_in_worker(
             app.notify, f"{exc}; the stored data is unchanged", title="Update", severity="error"
         )
         return
+    if change.parsed:  # the build below reads the stored feed parsed
+        from index_builder.catalogue.load import keep_parsed
+
+        keep_parsed(ctx.paths.cache_dir, change.parsed)
     show(LOADING)  # the papers are merged again: most of the wait after a download
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
     catalogue = fresh.catalogue()

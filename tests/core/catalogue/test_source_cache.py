@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import index_builder.sources.reading as reading
 from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
 from tests.core.test_analysis_versions import sources
+from tests.helpers.catalogue_builds import files_read
 
 
 @pytest.fixture
@@ -30,15 +30,7 @@ def copied(tmp_path: Path) -> list[Path]:
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files that went through the readers."""
-    seen: list[str] = []
-    original = reading.read_source
-
-    def counting(path: Path, data: bytes) -> object:
-        seen.append(path.name)
-        return original(path, data)
-
-    monkeypatch.setattr(reading, "read_source", counting)
-    return seen
+    return files_read(monkeypatch)
 
 
 def test_a_changed_source_is_the_only_one_read(

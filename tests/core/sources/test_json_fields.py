@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from index_builder.sources import feed
 from index_builder.sources import json_fields as fields
 from index_builder.sources.records import RecordError, record_from_json
+from index_builder.sources.table import unescape_html
 
 
 def test_text_takes_the_first_present_key_and_writes_numbers_out() -> None:
@@ -69,3 +73,26 @@ def test_a_dump_record_read_through_the_reader() -> None:
     assert found.possibly_same_as == ("a0123456789",)
     with pytest.raises(RecordError, match="field 'session' is not text"):
         record_from_json({"title": "T", "session": ["S"]}, "dump.jsonl", 1)
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.lists(
+        st.sampled_from([" ", "\t", "a", "&", "&amp;", "&amp;#x27;", "&lt;", "é", "\ud800"])
+    ).map("".join),
+    st.text(max_size=8),
+    st.lists(st.text(max_size=3), max_size=2),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.sampled_from(["a", "b"]), _VALUES), st.sampled_from([("a",), ("a", "b")]))
+def test_the_feed_reads_a_field_as_the_reader_and_the_entities_do(
+    record: dict[str, object], keys: tuple[str, ...]
+) -> None:
+    """The feed's shortcut for plain ASCII strings gives what the JSON reader and
+    :func:`unescape_html` give for any value."""
+    assert feed._text(record, *keys) == unescape_html(fields.text(record, *keys))

@@ -76,3 +76,26 @@ def test_entries_no_paper_uses_are_dropped(tmp_path: Path) -> None:
 
 def test_the_cache_file_is_named_for_the_renderer_version(tmp_path: Path) -> None:
     assert render_cache.cache_file(tmp_path).name == f"render-v{render_cache.RENDER_VERSION}.pickle"
+
+
+def test_a_math_span_is_rendered_once_per_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Abstracts repeat their spans: inside one block each is rendered once, and what the
+    texts become is what they become without the block."""
+    from index_builder.text import latex
+
+    texts = [f"Paper {n}: for $k$ heads, $\\times {n}$ faster than $O(n^2)$." for n in range(3)]
+    alone = [render.render(t) for t in texts]
+    spans: list[str] = []
+    original = latex.latex_math
+
+    def counting(source: str) -> str:
+        spans.append(source)
+        return original(source)
+
+    monkeypatch.setattr(latex, "latex_math", counting)
+    with render_cache.using(None):
+        assert [render.render(t) for t in texts] == alone
+    assert sorted(spans) == sorted(["k", "O(n^2)", "\\times 0", "\\times 1", "\\times 2"])
+    with render_cache.using(None):  # a new block (a new build) renders them again
+        render.render(texts[0])
+    assert spans.count("k") == 2
