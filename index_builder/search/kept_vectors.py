@@ -72,7 +72,7 @@ def _releases() -> list[Path]:
 
 def keep(old_index: Path, folder: Path, inputs: str) -> dict[str, Any] | None:
     """Link (or copy) ``old_index``'s vectors into ``folder`` when they were made from
-    ``inputs`` and are whole; their stats, or ``None`` (then: fit them)."""
+    ``inputs`` and are whole; their fit's stats with ``kept``, or ``None`` (then: fit)."""
     try:
         key = json.loads((old_index / KEY_FILE).read_text(encoding="utf-8"))
         marker = indexfiles.read_marker(old_index) or {}
@@ -90,7 +90,7 @@ def keep(old_index: Path, folder: Path, inputs: str) -> dict[str, Any] | None:
         stats = key.get("stats")
         stats = stats if isinstance(stats, dict) else {}
         save_key(folder, inputs, stats)
-        return stats
+        return {**stats, "kept": True}  # the marker says these are the last fit's figures
     except (OSError, ValueError):
         with contextlib.suppress(OSError):
             (folder / VECTORS_FILE).unlink()

@@ -61,6 +61,7 @@ def test_a_rebuild_of_the_same_inputs_keeps_the_bytes_a_fit_makes(
     assert rebuilt(folder, moved, "v1") == expected  # a kept file is kept again
     marker = indexfiles.read_marker(folder) or {}
     assert indexfiles.checksums_match(folder, marker.get("checksums"))
+    assert marker["vector_stats"]["kept"] is True
 
 
 CHANGES = {  # each moves the fit (a word or author dropped below min_df moves nothing)
