@@ -157,7 +157,7 @@ def file_checksums(folder: Path, known: dict[str, str] | None = None) -> dict[st
     (overwritten blocks) keeps its size and may raise nothing, or quietly find nothing.
     """
     known = known or {}
-    return {name: known.get(name) or _crc32(folder / name) for name in file_sizes(folder)}
+    return {name: known.get(name) or crc32(folder / name) for name in file_sizes(folder)}
 
 
 def checksums_match(folder: Path, recorded: object) -> bool:
@@ -165,12 +165,13 @@ def checksums_match(folder: Path, recorded: object) -> bool:
     if not isinstance(recorded, dict) or not recorded:
         return False
     try:
-        return all(_crc32(folder / str(name)) == crc for name, crc in recorded.items())
+        return all(crc32(folder / str(name)) == crc for name, crc in recorded.items())
     except OSError:
         return False
 
 
-def _crc32(path: Path) -> str:
+def crc32(path: Path) -> str:
+    """The CRC-32 of the file at ``path``, as the marker keeps it (8 hex digits)."""
     crc = 0
     with path.open("rb") as fh:
         while block := fh.read(1 << 20):

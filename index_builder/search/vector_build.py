@@ -32,11 +32,14 @@ if TYPE_CHECKING:
     from index_builder.model import Paper
 
 
-def write_vectors_and_manifest(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
-    """:func:`write_vectors`, then the manifest of ``papers`` in ``folder``."""
+def write_vectors_and_manifest(
+    papers: Sequence[Paper], folder: Path, kept: dict[str, float] | None = None
+) -> dict[str, float]:
+    """:func:`write_vectors` (unless ``kept``: the stats of vectors already in ``folder``,
+    :mod:`~.kept_vectors`), then the manifest of ``papers`` in ``folder``."""
     from index_builder.search.in_place import save_manifest
 
-    stats = write_vectors(papers, folder)
+    stats = kept if kept is not None else write_vectors(papers, folder)
     save_manifest(folder, papers)
     return stats
 
@@ -73,9 +76,13 @@ class VectorJob:
     """The vectors and the manifest of ``papers`` written into ``folder``, beside a build
     running here."""
 
-    def __init__(self, papers: Sequence[Paper], folder: Path) -> None:
+    def __init__(
+        self, papers: Sequence[Paper], folder: Path, kept: dict[str, float] | None = None
+    ) -> None:
         self.papers = papers
         self.folder = Path(folder)
+        self.kept = kept
+        """The stats of vectors already in ``folder`` (only the manifest is written)."""
         self.stats: dict[str, float] = {}
         """What :func:`write_vectors` reported (``seconds``, ``peak_mb``, ``features``)."""
         self._worker: _Worker | None = None
@@ -86,8 +93,8 @@ class VectorJob:
             give_back_freed()
             worker = _Worker(self.folder)
             worker.path = self.folder / ".vectors-worker.pickle"
-            papers, folder = self.papers, self.folder
-            worker.start(lambda: write_vectors_and_manifest(papers, folder))
+            papers, folder, kept = self.papers, self.folder, self.kept
+            worker.start(lambda: write_vectors_and_manifest(papers, folder, kept))
             self._worker = worker
 
     def finish(self) -> None:
@@ -99,7 +106,7 @@ class VectorJob:
         stats = worker.result() if worker is not None else None
         made = all((self.folder / name).is_file() for name in (VECTORS_FILE, MANIFEST))
         if stats is None or not made:
-            stats = write_vectors_and_manifest(self.papers, self.folder)
+            stats = write_vectors_and_manifest(self.papers, self.folder, self.kept)
         self.stats = stats
 
     def stop(self) -> None:
