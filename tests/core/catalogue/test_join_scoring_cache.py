@@ -71,24 +71,95 @@ def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
     assert_same(undone, first)
 
 
-def test_other_abstracts_are_scored_again(tmp_path: Path, lone_cache_copy: Path) -> None:
+def test_other_abstracts_are_scored_and_decided_again(
+    tmp_path: Path, lone_cache_copy: Path
+) -> None:
+    """A rewritten abstract changes the decisions' digest as well: neither the kept
+    decisions nor the old rankings serve, and the build is the one from nothing."""
     listed = write_lone_list(tmp_path / "mine.txt")  # the shared list's bytes, to change
     cache = lone_cache_copy
     _through_cache(cache, [TABLE, listed])
     kept = scoring_cache.cache_file(cache).read_bytes()
+    decided = scoring_cache.decisions_file(cache).read_bytes()
     text = listed.read_text(encoding="utf-8")
     listed.write_text(text.replace("the", "our", 3), encoding="utf-8")
     assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != kept
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
 def test_a_damaged_scoring_cache_is_scored_again(
     lone_list: Path, lone_cache_copy: Path, garbage: bytes
 ) -> None:
-    """Every other cache of a build of these sources is there and fresh: only the
-    scoring is damaged, and is made again."""
+    """Every other cache of a build of these sources is there and fresh but the kept
+    decisions (which would spare the scoring): the scoring is damaged, and made again."""
     listed, cache = lone_list, lone_cache_copy
     scoring_cache.cache_file(cache).write_bytes(garbage)
+    scoring_cache.decisions_file(cache).unlink()
     assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != garbage
+
+
+def _decided_from_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the title index and rankings read nor anything scored or decided."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the join's decisions were made again on the same inputs")
+
+    _scored_from_cache(monkeypatch)
+    monkeypatch.setattr(scoring_cache, "_load", refuse)
+    monkeypatch.setattr(match.AbstractMatcher, "join", refuse)
+
+
+def test_joins_by_hand_read_the_kept_decisions_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """A join by hand, a take-apart and their undo hand the matcher the same titles,
+    abstracts and orders: its joins and hints come from the small file of decisions."""
+    listed, joins = lone_list, tmp_path / "joins.jsonl"
+    cache = lone_cache_copy
+    first = _through_cache(cache, [TABLE, listed])
+    assert scoring_cache.decisions_file(cache).is_file()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    sources = [TABLE, listed, joins]
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        joined = _through_cache(cache, sources)
+    assert_same(joined, from_nothing(sources))
+    add_join(joins, plan_apart(joined.get, JOINED_ROW, joins, today=DAY))
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        apart = _through_cache(cache, sources)
+    assert_same(apart, from_nothing(sources))
+    remove_joins(joins, apart.get, LONE_HINT)
+    remove_joins(joins, apart.get, JOINED_ROW)
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        undone = _through_cache(cache, [TABLE, listed])
+    assert_same(undone, first)
+
+
+def test_a_retitled_row_is_decided_again(
+    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """The titles are in the decisions' digest: a retitled row is not served the kept
+    decisions, and the build is the one from nothing."""
+    cache = lone_cache_copy
+    _through_cache(cache, [TABLE, lone_list])
+    decided = scoring_cache.decisions_file(cache).read_bytes()
+    table = tmp_path / TABLE.name
+    table.write_bytes(TABLE.read_bytes().replace(b"Attention", b"Retention", 1))
+    assert table.read_bytes() != TABLE.read_bytes()
+    assert_same(_through_cache(cache, [table, lone_list]), from_nothing([table, lone_list]))
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
+def test_damaged_decisions_are_made_again(
+    lone_list: Path, lone_cache_copy: Path, garbage: bytes
+) -> None:
+    listed, cache = lone_list, lone_cache_copy
+    scoring_cache.decisions_file(cache).write_bytes(garbage)
+    assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
+    assert scoring_cache.decisions_file(cache).read_bytes() != garbage
