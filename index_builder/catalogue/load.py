@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CATALOGUE_VERSION", "HEAD_SIZE", "Catalogue", "load_catalogue", "read_head"]
 
-CATALOGUE_VERSION = 11
+CATALOGUE_VERSION = 12
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes
