@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import pickle
+from array import array
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
@@ -133,11 +134,18 @@ def titles_digest(titles: Sequence[str], authors: Sequence[Sequence[str]]) -> by
     digest = hashlib.blake2b(digest_size=32)
     for source in _code():
         digest.update(Path(source).read_bytes())
-    # repr of lists and tuples of strings: unambiguous, and made in C
-    digest.update(
-        repr((list(titles), [tuple(names) for names in authors])).encode("utf-8", "surrogatepass")
-    )
+    names = [name for row in authors for name in row]
+    _strings(digest, titles)
+    digest.update(array("q", map(len, authors)).tobytes())
+    _strings(digest, names)
     return digest.digest()
+
+
+def _strings(digest: Any, strings: Sequence[str]) -> None:
+    """Add ``strings`` to ``digest`` unambiguously: their count and lengths, then their
+    text (a third of the time their ``repr`` took)."""
+    digest.update(array("q", [len(strings), *map(len, strings)]).tobytes())
+    digest.update("".join(strings).encode("utf-8", "surrogatepass"))
 
 
 def _decisions_key(

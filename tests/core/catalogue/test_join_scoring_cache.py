@@ -163,3 +163,19 @@ def test_damaged_decisions_are_made_again(
     scoring_cache.decisions_file(cache).write_bytes(garbage)
     assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
     assert scoring_cache.decisions_file(cache).read_bytes() != garbage
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ((["a", "b"], [("x",), ()]), (["a", "b"], [(), ("x",)])),  # an author moved row
+        ((["ab"], [()]), (["a", "b"], [(), ()])),  # titles cut elsewhere
+        ((["a"], [("x", "y")]), (["a"], [("xy",)])),  # names cut elsewhere
+        ((["a", "bx"], [(), ()]), (["a", "b"], [(), ("x",)])),  # a title's end, an author
+    ],
+)
+def test_the_titles_digest_tells_apart_what_the_scores_depend_on(
+    one: tuple[list[str], list[tuple[str, ...]]], other: tuple[list[str], list[tuple[str, ...]]]
+) -> None:
+    assert scoring_cache.titles_digest(*one) != scoring_cache.titles_digest(*other)
+    assert scoring_cache.titles_digest(*one) == scoring_cache.titles_digest(*one)
