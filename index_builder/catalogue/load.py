@@ -171,7 +171,9 @@ def _build(
             except SourceError as exc:
                 problems.append(SourceProblem(str(path), str(exc)))
                 continue
-            if parsed_before is not None:
+            # A file of joins by hand is read again in no time; kept, it would have the
+            # whole source cache rewritten at each join.
+            if parsed_before is not None and kept_papers.adds_papers(result):
                 parsed_before.put(path, digest, result)
         problems.extend(result.problems)
         parsed.append(result)

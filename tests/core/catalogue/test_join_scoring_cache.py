@@ -10,7 +10,7 @@ import pytest
 
 from index_builder.catalogue.joins import match, score, scoring_cache
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
-from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ROW,
@@ -179,3 +179,18 @@ def test_the_titles_digest_tells_apart_what_the_scores_depend_on(
 ) -> None:
     assert scoring_cache.titles_digest(*one) != scoring_cache.titles_digest(*other)
     assert scoring_cache.titles_digest(*one) == scoring_cache.titles_digest(*one)
+
+
+def test_a_join_by_hand_leaves_the_source_cache_as_it_was(
+    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """``joins.jsonl`` is read again each time rather than kept: keeping it rewrote the
+    whole source cache (every parsed feed and table) at each join."""
+    listed, joins, cache = lone_list, tmp_path / "joins.jsonl", lone_cache_copy
+    first = _through_cache(cache, [TABLE, listed])
+    parsed = cache / f"sources-v{CATALOGUE_VERSION}.pickle"
+    kept = parsed.read_bytes()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    joined = _through_cache(cache, [TABLE, listed, joins])
+    assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
+    assert parsed.read_bytes() == kept
