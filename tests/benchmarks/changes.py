@@ -176,6 +176,8 @@ def catalogue(rounds: int) -> dict[str, float]:
                     cache_file(paths.cache_dir).unlink(missing_ok=True)
                     scoring_file(paths.cache_dir).unlink(missing_ok=True)
                     decisions_file(paths.cache_dir).unlink(missing_ok=True)
+                    for kept in paths.cache_dir.glob("joincertain-*"):
+                        kept.unlink()
                 started, used = time.perf_counter(), time.process_time()
                 load_catalogue(sources, cache_dir=paths.cache_dir)
                 times.append(time.perf_counter() - started)

@@ -63,9 +63,9 @@ def place_abstracts(
     """Join the pool's ``abstracts`` to ``table`` entries; ``files``: per file, its untitled
     abstracts in order; ``official``: each entry's feed abstract and file; ``apart``:
     ``(abstract id, event id)`` pairs the user took apart."""
-    certain = certain_joins(
-        {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
-    )
+    texts = {i: text for i, (text, _) in enumerate(official) if text}
+    keyed = scoring_cache.official_keys(texts)
+    certain = certain_joins(texts, [a.raw for a in abstracts], keyed)
     possible: dict[int, int] = {}
     twins = _twins(abstracts)
     longer_of = {bare: longer for longer, bare in twins.items()}

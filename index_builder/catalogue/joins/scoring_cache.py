@@ -20,7 +20,9 @@ a function of the titles and authors (with the code, as above), the abstracts it
 in order, the rows' event ids and the files' orders. A join by hand, a take-apart or an
 undo hands it the same ones (the joins by hand and the separations are applied after
 it), so such a change reads the matcher's joins and hints from that file, under a digest
-of all of those, and never loads the title index and the rankings.
+of all of those, and never loads the title index and the rankings. The keys of the
+official abstracts, against which a list's abstracts are joined with certainty, are kept
+likewise (:func:`official_keys`, ``joincertain-v{SCORING_VERSION}.pickle``).
 
 A cache file that cannot be read, is damaged or was made for other titles or code is
 ignored and written again; one that cannot be written is no error.
@@ -32,7 +34,7 @@ import contextlib
 import hashlib
 import pickle
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,12 +49,38 @@ SCORING_VERSION = 1
 """Bump with a change of what is stored (the scoring code's own changes are in the digest)."""
 _MAGIC = "paperscope-join-scoring"
 _DECIDED = "paperscope-join-decisions"
+_CERTAIN = "paperscope-official-keys"
 _FOLDER: ContextVar[Path | None] = ContextVar("join_scoring_folder", default=None)
 
 
 def cache_file(folder: Path) -> Path:
     """The scoring cache in ``folder``."""
     return folder / f"joinscore-v{SCORING_VERSION}.pickle"
+
+
+def official_keys(official: Mapping[int, str]) -> dict[bytes, int | None]:
+    """:func:`~index_builder.catalogue.official.official_keys` of ``official``, kept in the
+    folder of the enclosing :func:`using` block under a digest of the rows, their texts
+    and the code that keys them: a change that touches no official abstract (a join by
+    hand, a take-apart, an undo) keys none again (20,000 texts at three venues)."""
+    from index_builder.catalogue import official as code
+
+    folder = _FOLDER.get()
+    if folder is None:
+        return code.official_keys(official)
+    digest = hashlib.blake2b(Path(str(code.__file__)).read_bytes(), digest_size=32)
+    digest.update(array("q", official).tobytes())
+    _strings(digest, list(official.values()))
+    key, file = digest.digest(), folder / f"joincertain-v{SCORING_VERSION}.pickle"
+    try:
+        magic, stored_key, keyed = read_pickle(file)
+        if magic == _CERTAIN and stored_key == key and isinstance(keyed, dict):
+            return keyed
+    except Exception:  # missing or damaged: the texts are keyed again
+        pass
+    keyed = code.official_keys(official)
+    write_pickle(file, (_CERTAIN, key, keyed))
+    return keyed
 
 
 def decisions_file(folder: Path) -> Path:

@@ -4,10 +4,12 @@ undo through the cache give the very catalogue a build from nothing gives."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
 
+from index_builder.catalogue import official
 from index_builder.catalogue.joins import match, score, scoring_cache
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
@@ -19,6 +21,7 @@ from tests.helpers.catalogue_data import (
     TABLE,
     write_lone_list,
 )
+from tests.helpers.join_homes import join_sources
 
 DAY = dt.date(2026, 12, 5)
 
@@ -194,3 +197,30 @@ def test_a_join_by_hand_leaves_the_source_cache_as_it_was(
     joined = _through_cache(cache, [TABLE, listed, joins])
     assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
     assert parsed.read_bytes() == kept
+
+
+def test_official_texts_are_keyed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The official abstracts' keys (for the certain joins) are kept: a build of the same
+    official texts keys none again, and the catalogue is the one from nothing; a changed
+    official abstract is keyed again."""
+    sources = join_sources(tmp_path, certain=True, marked=False)
+    cache = tmp_path / "cache"
+    first = _through_cache(cache, sources)
+    certain = [p for p in first if p.event_id is not None and "mine.txt:" in " ".join(p.sources)]
+    assert certain, "the fixture's list abstracts are joined by their official text"
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the official texts were keyed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(official, "official_keys", refuse)
+        kept = _through_cache(cache, sources)
+    assert_same(kept, from_nothing(sources))
+    feed_abstracts = sources[2]
+    texts = json.loads(feed_abstracts.read_text(encoding="utf-8"))
+    event = str(certain[0].event_id)
+    texts[event] = "A rewritten abstract. " + texts[event]
+    feed_abstracts.write_text(json.dumps(texts), encoding="utf-8")
+    again = _through_cache(cache, sources)
+    assert_same(again, from_nothing(sources))
+    assert again.get(event).abstract_raw.startswith("A rewritten abstract.")  # type: ignore[union-attr]
