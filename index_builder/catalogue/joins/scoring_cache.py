@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import pickle
+import unicodedata
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -50,6 +51,9 @@ SCORING_VERSION = 1
 _MAGIC = "paperscope-join-scoring"
 _DECIDED = "paperscope-join-decisions"
 _CERTAIN = "paperscope-official-keys"
+_UNICODE = f"unicode {unicodedata.unidata_version}\n".encode()
+"""The folding and NFKC that analyse titles and key texts are the Unicode data's:
+another Python's may fold a text otherwise."""
 _FOLDER: ContextVar[Path | None] = ContextVar("join_scoring_folder", default=None)
 
 
@@ -68,7 +72,8 @@ def official_keys(official: Mapping[int, str]) -> dict[bytes, int | None]:
     folder = _FOLDER.get()
     if folder is None:
         return code.official_keys(official)
-    digest = hashlib.blake2b(Path(str(code.__file__)).read_bytes(), digest_size=32)
+    digest = hashlib.blake2b(_UNICODE, digest_size=32)
+    digest.update(Path(str(code.__file__)).read_bytes())
     digest.update(array("q", official).tobytes())
     _strings(digest, list(official.values()))
     key, file = digest.digest(), folder / f"joincertain-v{SCORING_VERSION}.pickle"
@@ -159,7 +164,7 @@ def scored(
 
 def titles_digest(titles: Sequence[str], authors: Sequence[Sequence[str]]) -> bytes:
     """A digest of the titles, their authors and the code that scores against them."""
-    digest = hashlib.blake2b(digest_size=32)
+    digest = hashlib.blake2b(_UNICODE, digest_size=32)
     for source in _code():
         digest.update(Path(source).read_bytes())
     names = [name for row in authors for name in row]

@@ -224,3 +224,18 @@ def test_official_texts_are_keyed_once(tmp_path: Path, monkeypatch: pytest.Monke
     again = _through_cache(cache, sources)
     assert_same(again, from_nothing(sources))
     assert again.get(event).abstract_raw.startswith("A rewritten abstract.")  # type: ignore[union-attr]
+
+
+def test_another_unicode_version_scores_and_decides_again(
+    lone_list: Path, lone_cache_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Titles are folded by the Unicode data of the running Python: another version's
+    scoring and decisions are not served."""
+    cache = lone_cache_copy
+    _through_cache(cache, [TABLE, lone_list])
+    kept = scoring_cache.cache_file(cache).read_bytes()
+    decided = scoring_cache.decisions_file(cache).read_bytes()
+    monkeypatch.setattr(scoring_cache, "_UNICODE", b"unicode 99.0.0\n")
+    assert_same(_through_cache(cache, [TABLE, lone_list]), from_nothing([TABLE, lone_list]))
+    assert scoring_cache.cache_file(cache).read_bytes() != kept
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided
