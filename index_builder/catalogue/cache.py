@@ -11,7 +11,8 @@ The catalogue it replaces is kept beside it (:func:`previous_file`): an undone c
 (``join --undo``, a feed put back) brings back the sources of the catalogue before, and
 :func:`read_cache` serves it from there instead of merging and joining every source
 again. The two files swap places on such a hit, so the cache holds the last two sets of
-sources.
+sources. The previous catalogue's fingerprint is written beside it
+(:func:`previous_hint_file`), so a change that is no undo does not unpickle it in vain.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ def previous_file(cache_file: Path) -> Path:
     return cache_file.with_suffix(".previous.pickle")
 
 
+def previous_hint_file(cache_file: Path) -> Path:
+    """The fingerprint of the catalogue kept in :func:`previous_file`, as text."""
+    return cache_file.with_suffix(".previous.fingerprint")
+
+
 def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
     """The cached catalogue with this fingerprint, from ``cache_file`` or the previous one
     kept beside it (which then becomes the current one); else ``None``."""
@@ -76,11 +82,36 @@ def read_cache(cache_file: Path, fingerprint: str) -> Catalogue | None:
     # The head is written after its catalogue: when it names another catalogue, the
     # current file is not unpickled in vain (were the head behind, a rebuild follows).
     catalogue = _read(cache_file, fingerprint) if hint in (None, fingerprint) else None
-    if catalogue is None:
+    if catalogue is None and _previous_hint(cache_file) in (None, fingerprint):
         catalogue = _read(previous_file(cache_file), fingerprint)
         if catalogue is not None:
+            _forget_previous_hint(cache_file)
             _swap(cache_file, previous_file(cache_file))
+            _write_previous_hint(cache_file, hint)
     return catalogue
+
+
+def _previous_hint(cache_file: Path) -> str | None:
+    """The previous catalogue's fingerprint as written beside it; ``None`` when unknown."""
+    try:
+        return previous_hint_file(cache_file).read_text(encoding="ascii").strip() or None
+    except (OSError, ValueError):  # no hint (or a damaged one): the file is read to see
+        return None
+
+
+def _forget_previous_hint(cache_file: Path) -> None:
+    """Remove the hint before the previous file changes: a stale hint could only cost a
+    rebuild, no hint costs an unpickling."""
+    with contextlib.suppress(OSError):
+        previous_hint_file(cache_file).unlink()
+
+
+def _write_previous_hint(cache_file: Path, fingerprint: str | None) -> None:
+    """Name the previous file's catalogue (nothing when it is not known). Written in
+    place: a torn hint names no catalogue, which costs a rebuild at worst."""
+    if fingerprint is not None:
+        with contextlib.suppress(OSError):
+            previous_hint_file(cache_file).write_text(fingerprint, encoding="ascii")
 
 
 def _head_fingerprint(cache_file: Path) -> str | None:
@@ -118,8 +149,11 @@ def write_cache(cache_file: Path, catalogue: Catalogue, signature: Signature) ->
 
     The catalogue in ``cache_file`` before (another set of sources) is kept as the
     previous one."""
+    hint = _head_fingerprint(cache_file)
+    _forget_previous_hint(cache_file)
     with contextlib.suppress(OSError):
         os.replace(cache_file, previous_file(cache_file))
+        _write_previous_hint(cache_file, hint)
     if _write(cache_file, catalogue):
         _write_head(cache_file, catalogue, signature)
 

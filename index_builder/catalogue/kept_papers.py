@@ -102,10 +102,16 @@ def stage_key(sources: Sequence[tuple[Path, bytes, SourceData]]) -> bytes:
     for path in _code_files():
         digest.update(path.read_bytes())
     for path, sha, parsed in sources:
-        if parsed.rows or parsed.abstracts or parsed.official or not _by_hand_only(parsed):
+        if adds_papers(parsed):
             where = str(path).encode("utf-8", "surrogateescape")
             digest.update(where + b"\0" + sha)
     return digest.digest()
+
+
+def adds_papers(parsed: SourceData) -> bool:
+    """True for a source that adds rows, abstracts or records of its own: any but a file
+    of joins and take-aparts by hand alone (``joins.jsonl``) or an empty one."""
+    return bool(parsed.rows or parsed.abstracts or parsed.official) or not _by_hand_only(parsed)
 
 
 def _by_hand_only(parsed: SourceData) -> bool:

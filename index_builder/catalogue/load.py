@@ -55,7 +55,7 @@ __all__ = [
     "read_head",
 ]
 
-CATALOGUE_VERSION = 11
+CATALOGUE_VERSION = 12
 """The version of what reading, merging and rendering make of the sources: bump it with any
 change of the papers built from the same files (every cache is then rebuilt).
 ``tests/core/test_analysis_versions.py`` fails when the catalogue of a fixture changes
@@ -190,7 +190,9 @@ def _build(
             except SourceError as exc:
                 problems.append(SourceProblem(str(path), str(exc)))
                 continue
-            if parsed_before is not None:
+            # A file of joins by hand is read again in no time; kept, it would have the
+            # whole source cache rewritten at each join.
+            if parsed_before is not None and kept_papers.adds_papers(result):
                 parsed_before.put(path, digest, result)
         problems.extend(result.problems)
         parsed.append(result)

@@ -64,6 +64,9 @@ class _Abstract:
 
     raw: str
     entries: list[AbstractEntry] = field(default_factory=list)
+    rank: int = -1
+    """Where its first place not written by a join by hand comes among all such places
+    (-1: none): the order the automatic join is handed the abstracts in."""
 
 
 def build_papers(parsed: Sequence[SourceData]) -> tuple[Paper, ...]:
@@ -145,6 +148,7 @@ def _merge_abstracts(
     by_key: dict[str, int] = {}
     abstracts: list[_Abstract] = []
     files: list[list[int]] = []
+    ranked = 0
     for number, data in enumerate(parsed):
         order: list[int] = []
         held = merge.entries.get(number, []) if merge else []
@@ -155,6 +159,8 @@ def _merge_abstracts(
                 abstracts.append(_Abstract(entry.text))
             index = by_key[key]
             abstracts[index].entries.append(entry)
+            if abstracts[index].rank < 0 and not (merge and merge.by_hand(entry)):
+                abstracts[index].rank, ranked = ranked, ranked + 1
             if index not in order and not (merge and merge.titled_entry(entry)):
                 order.append(index)
         if order:

@@ -185,6 +185,11 @@ class RecordMerge:
                 groups.setdefault(title_key(record.paper.title_raw), []).append(record)
         self.title_only = list(groups.values())
 
+    def by_hand(self, entry: AbstractEntry) -> bool:
+        """True when a join by hand (a line of ``joins.jsonl``) holds ``entry``."""
+        record = self.holder.get(entry)
+        return record is not None and record.hand
+
     def titled_entry(self, entry: AbstractEntry) -> bool:
         """True when a record with a title of its own holds ``entry``."""
         record = self.holder.get(entry)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -108,22 +109,42 @@ def markup_key(raw: str) -> str:
     return " ".join(_WORDS.findall(unicodedata.normalize("NFKC", raw))).casefold()
 
 
-def certain_joins(official: Mapping[int, str], pool: Sequence[str]) -> dict[int, int]:
-    """``{pool index: row}`` for abstracts equal to exactly one row's official abstract.
-
-    An official text that two rows share decides nothing; a row takes only the first
-    pool abstract equal to its own (a second is left to the usual join).
-    """
-    by_key: dict[str, int | None] = {}
+def official_keys(official: Mapping[int, str]) -> dict[bytes, int | None]:
+    """Each official text's key (a 128-bit BLAKE2 digest of its :func:`markup_key`) and
+    its row (``None``: two rows share the text). A digest stands for the key: 16 bytes
+    kept rather than the text, and two keys of 20,000 texts meet by chance with a
+    probability under 10^-29."""
+    by_key: dict[bytes, int | None] = {}
     for row, text in official.items():
         key = markup_key(text)
         if key:
-            by_key[key] = None if key in by_key else row
+            digest = _key_digest(key)
+            by_key[digest] = None if digest in by_key else row
+    return by_key
+
+
+def certain_joins(
+    official: Mapping[int, str],
+    pool: Sequence[str],
+    keyed: Mapping[bytes, int | None] | None = None,
+) -> dict[int, int]:
+    """``{pool index: row}`` for abstracts equal to exactly one row's official abstract.
+
+    An official text that two rows share decides nothing; a row takes only the first
+    pool abstract equal to its own (a second is left to the usual join). ``keyed``: the
+    :func:`official_keys` of ``official``, when the caller has them (kept between builds).
+    """
+    by_key = official_keys(official) if keyed is None else keyed
     out: dict[int, int] = {}
     taken: set[int] = set()
     for index, raw in enumerate(pool):
-        found = by_key.get(markup_key(raw))
+        key = markup_key(raw)
+        found = by_key.get(_key_digest(key)) if key else None
         if found is not None and found not in taken:
             out[index] = found
             taken.add(found)
     return out
+
+
+def _key_digest(key: str) -> bytes:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -146,6 +146,7 @@ def updated(rounds: int) -> dict[str, float]:
 def catalogue(rounds: int) -> dict[str, float]:
     """The updated home's catalogue build: empty render cache, then a warm one."""
     from index_builder.catalogue.joins.scoring_cache import cache_file as scoring_file
+    from index_builder.catalogue.joins.scoring_cache import decisions_file
     from index_builder.catalogue.load import load_catalogue
     from index_builder.feeds.store import stored_sources
     from index_builder.paths import Paths, bundled_sources
@@ -174,6 +175,9 @@ def catalogue(rounds: int) -> dict[str, float]:
                 if kind == "cold":  # nothing kept: no rendered text, no join scoring
                     cache_file(paths.cache_dir).unlink(missing_ok=True)
                     scoring_file(paths.cache_dir).unlink(missing_ok=True)
+                    decisions_file(paths.cache_dir).unlink(missing_ok=True)
+                    for kept in paths.cache_dir.glob("joincertain-*"):
+                        kept.unlink()
                 started, used = time.perf_counter(), time.process_time()
                 load_catalogue(sources, cache_dir=paths.cache_dir)
                 times.append(time.perf_counter() - started)

@@ -36,6 +36,10 @@ class _Abstract(Protocol):
     def entries(self) -> Sequence[AbstractEntry]:
         """Every place the abstract appears."""
 
+    @property
+    def rank(self) -> int:
+        """Where its first place not written by a join by hand comes (-1: none)."""
+
 
 class Placement(NamedTuple):
     """What the join decided, by index into the pool of abstracts and into the table."""
@@ -59,9 +63,9 @@ def place_abstracts(
     """Join the pool's ``abstracts`` to ``table`` entries; ``files``: per file, its untitled
     abstracts in order; ``official``: each entry's feed abstract and file; ``apart``:
     ``(abstract id, event id)`` pairs the user took apart."""
-    certain = certain_joins(
-        {i: text for i, (text, _) in enumerate(official) if text}, [a.raw for a in abstracts]
-    )
+    texts = {i: text for i, (text, _) in enumerate(official) if text}
+    keyed = scoring_cache.official_keys(texts)
+    certain = certain_joins(texts, [a.raw for a in abstracts], keyed)
     possible: dict[int, int] = {}
     twins = _twins(abstracts)
     longer_of = {bare: longer for longer, bare in twins.items()}
@@ -155,18 +159,24 @@ def _join(
         for i, a in enumerate(abstracts)
         if i not in skip and (merge is None or not all(merge.titled_entry(e) for e in a.entries))
     ]
+    # In the order of their places other than joins by hand (the pool's own order when
+    # there are none): a join by hand, which the matcher does not decide, puts its
+    # abstract first in the pool (joins.jsonl sorts first) but hands the matcher the
+    # abstracts in the same order, so its kept decisions serve (scoring_cache.decided).
+    keep.sort(key=lambda i: abstracts[i].rank)
     ours = [item for item in table if not namespace(item.row)]  # lists are the table's venue's
     if not ours or not keep:
         return {}
     at = {id(item): n for n, item in enumerate(table)}
     position = {i: n for n, i in enumerate(keep)}
-    matcher = scoring_cache.scored(
+    ordered = [[position[i] for i in file if i in position] for file in files]
+    joins, hinted = scoring_cache.decided(
         [item.row.paper.title_raw for item in ours],
         [item.row.paper.authors for item in ours],
         [abstracts[i].raw for i in keep],
+        [item.row.event_id for item in ours],
+        ordered,
     )
-    ordered = [[position[i] for i in file if i in position] for file in files]
-    joins = matcher.join([item.row.event_id for item in ours], ordered)
     if possible is not None:
-        possible.update({keep[n]: at[id(ours[r])] for n, r in matcher.possible.items()})
+        possible.update({keep[n]: at[id(ours[r])] for n, r in hinted.items()})
     return {keep[n]: replace(j, row=at[id(ours[j.row])]) for n, j in joins.items()}

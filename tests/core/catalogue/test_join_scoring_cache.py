@@ -4,13 +4,15 @@ undo through the cache give the very catalogue a build from nothing gives."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
 
+from index_builder.catalogue import official
 from index_builder.catalogue.joins import match, score, scoring_cache
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
-from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import (
     JOINED_ROW,
@@ -19,6 +21,7 @@ from tests.helpers.catalogue_data import (
     TABLE,
     write_lone_list,
 )
+from tests.helpers.join_homes import join_sources
 
 DAY = dt.date(2026, 12, 5)
 
@@ -71,24 +74,168 @@ def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
     assert_same(undone, first)
 
 
-def test_other_abstracts_are_scored_again(tmp_path: Path, lone_cache_copy: Path) -> None:
+def test_other_abstracts_are_scored_and_decided_again(
+    tmp_path: Path, lone_cache_copy: Path
+) -> None:
+    """A rewritten abstract changes the decisions' digest as well: neither the kept
+    decisions nor the old rankings serve, and the build is the one from nothing."""
     listed = write_lone_list(tmp_path / "mine.txt")  # the shared list's bytes, to change
     cache = lone_cache_copy
     _through_cache(cache, [TABLE, listed])
     kept = scoring_cache.cache_file(cache).read_bytes()
+    decided = scoring_cache.decisions_file(cache).read_bytes()
     text = listed.read_text(encoding="utf-8")
     listed.write_text(text.replace("the", "our", 3), encoding="utf-8")
     assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != kept
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
 def test_a_damaged_scoring_cache_is_scored_again(
     lone_list: Path, lone_cache_copy: Path, garbage: bytes
 ) -> None:
-    """Every other cache of a build of these sources is there and fresh: only the
-    scoring is damaged, and is made again."""
+    """Every other cache of a build of these sources is there and fresh but the kept
+    decisions (which would spare the scoring): the scoring is damaged, and made again."""
     listed, cache = lone_list, lone_cache_copy
     scoring_cache.cache_file(cache).write_bytes(garbage)
+    scoring_cache.decisions_file(cache).unlink()
     assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != garbage
+
+
+def _decided_from_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the title index and rankings read nor anything scored or decided."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the join's decisions were made again on the same inputs")
+
+    _scored_from_cache(monkeypatch)
+    monkeypatch.setattr(scoring_cache, "_load", refuse)
+    monkeypatch.setattr(match.AbstractMatcher, "join", refuse)
+
+
+def test_joins_by_hand_read_the_kept_decisions_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """A join by hand, a take-apart and their undo hand the matcher the same titles,
+    abstracts and orders: its joins and hints come from the small file of decisions."""
+    listed, joins = lone_list, tmp_path / "joins.jsonl"
+    cache = lone_cache_copy
+    first = _through_cache(cache, [TABLE, listed])
+    assert scoring_cache.decisions_file(cache).is_file()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    sources = [TABLE, listed, joins]
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        joined = _through_cache(cache, sources)
+    assert_same(joined, from_nothing(sources))
+    add_join(joins, plan_apart(joined.get, JOINED_ROW, joins, today=DAY))
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        apart = _through_cache(cache, sources)
+    assert_same(apart, from_nothing(sources))
+    remove_joins(joins, apart.get, LONE_HINT)
+    remove_joins(joins, apart.get, JOINED_ROW)
+    with monkeypatch.context() as patch:
+        _decided_from_file(patch)
+        undone = _through_cache(cache, [TABLE, listed])
+    assert_same(undone, first)
+
+
+def test_a_retitled_row_is_decided_again(
+    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """The titles are in the decisions' digest: a retitled row is not served the kept
+    decisions, and the build is the one from nothing."""
+    cache = lone_cache_copy
+    _through_cache(cache, [TABLE, lone_list])
+    decided = scoring_cache.decisions_file(cache).read_bytes()
+    table = tmp_path / TABLE.name
+    table.write_bytes(TABLE.read_bytes().replace(b"Attention", b"Retention", 1))
+    assert table.read_bytes() != TABLE.read_bytes()
+    assert_same(_through_cache(cache, [table, lone_list]), from_nothing([table, lone_list]))
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
+def test_damaged_decisions_are_made_again(
+    lone_list: Path, lone_cache_copy: Path, garbage: bytes
+) -> None:
+    listed, cache = lone_list, lone_cache_copy
+    scoring_cache.decisions_file(cache).write_bytes(garbage)
+    assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
+    assert scoring_cache.decisions_file(cache).read_bytes() != garbage
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ((["a", "b"], [("x",), ()]), (["a", "b"], [(), ("x",)])),  # an author moved row
+        ((["ab"], [()]), (["a", "b"], [(), ()])),  # titles cut elsewhere
+        ((["a"], [("x", "y")]), (["a"], [("xy",)])),  # names cut elsewhere
+        ((["a", "bx"], [(), ()]), (["a", "b"], [(), ("x",)])),  # a title's end, an author
+    ],
+)
+def test_the_titles_digest_tells_apart_what_the_scores_depend_on(
+    one: tuple[list[str], list[tuple[str, ...]]], other: tuple[list[str], list[tuple[str, ...]]]
+) -> None:
+    assert scoring_cache.titles_digest(*one) != scoring_cache.titles_digest(*other)
+    assert scoring_cache.titles_digest(*one) == scoring_cache.titles_digest(*one)
+
+
+def test_a_join_by_hand_leaves_the_source_cache_as_it_was(
+    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+) -> None:
+    """``joins.jsonl`` is read again each time rather than kept: keeping it rewrote the
+    whole source cache (every parsed feed and table) at each join."""
+    listed, joins, cache = lone_list, tmp_path / "joins.jsonl", lone_cache_copy
+    first = _through_cache(cache, [TABLE, listed])
+    parsed = cache / f"sources-v{CATALOGUE_VERSION}.pickle"
+    kept = parsed.read_bytes()
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    joined = _through_cache(cache, [TABLE, listed, joins])
+    assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
+    assert parsed.read_bytes() == kept
+
+
+def test_official_texts_are_keyed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The official abstracts' keys (for the certain joins) are kept: a build of the same
+    official texts keys none again, and the catalogue is the one from nothing; a changed
+    official abstract is keyed again."""
+    sources = join_sources(tmp_path, certain=True, marked=False)
+    cache = tmp_path / "cache"
+    first = _through_cache(cache, sources)
+    certain = [p for p in first if p.event_id is not None and "mine.txt:" in " ".join(p.sources)]
+    assert certain, "the fixture's list abstracts are joined by their official text"
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the official texts were keyed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(official, "official_keys", refuse)
+        kept = _through_cache(cache, sources)
+    assert_same(kept, from_nothing(sources))
+    feed_abstracts = sources[2]
+    texts = json.loads(feed_abstracts.read_text(encoding="utf-8"))
+    event = str(certain[0].event_id)
+    texts[event] = "A rewritten abstract. " + texts[event]
+    feed_abstracts.write_text(json.dumps(texts), encoding="utf-8")
+    again = _through_cache(cache, sources)
+    assert_same(again, from_nothing(sources))
+    assert again.get(event).abstract_raw.startswith("A rewritten abstract.")  # type: ignore[union-attr]
+
+
+def test_another_unicode_version_scores_and_decides_again(
+    lone_list: Path, lone_cache_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Titles are folded by the Unicode data of the running Python: another version's
+    scoring and decisions are not served."""
+    cache = lone_cache_copy
+    _through_cache(cache, [TABLE, lone_list])
+    kept = scoring_cache.cache_file(cache).read_bytes()
+    decided = scoring_cache.decisions_file(cache).read_bytes()
+    monkeypatch.setattr(scoring_cache, "_UNICODE", b"unicode 99.0.0\n")
+    assert_same(_through_cache(cache, [TABLE, lone_list]), from_nothing([TABLE, lone_list]))
+    assert scoring_cache.cache_file(cache).read_bytes() != kept
+    assert scoring_cache.decisions_file(cache).read_bytes() != decided

@@ -25,6 +25,19 @@ def _refuse_builds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build_module, "build_papers", refuse)
 
 
+def _recorded_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the catalogue files unpickled from now on."""
+    read: list[str] = []
+    unpickle = catalogue_cache._read
+
+    def recorded(path: Path, fingerprint: str) -> object:
+        read.append(path.name)
+        return unpickle(path, fingerprint)
+
+    monkeypatch.setattr(catalogue_cache, "_read", recorded)
+    return read
+
+
 def _cached_table(tmp_path: Path) -> tuple[Path, Path, bytes, Catalogue]:
     """A copy of the small table, its cache folder, its bytes, and its catalogue (cached)."""
     table = tmp_path / "table.csv"
@@ -70,17 +83,31 @@ def test_the_current_catalogue_is_not_unpickled_when_its_head_names_another(
     table.write_bytes(original + LATE_ROW.encode())
     changed = load_catalogue([table], cache_dir=cache)
     table.write_bytes(original)
-    read: list[str] = []
-    unpickle = catalogue_cache._read
-
-    def recorded(path: Path, fingerprint: str) -> object:
-        read.append(path.name)
-        return unpickle(path, fingerprint)
-
-    monkeypatch.setattr(catalogue_cache, "_read", recorded)
+    read = _recorded_reads(monkeypatch)
     load_catalogue([table], cache_dir=cache)
     assert read == [f"catalogue-v{CATALOGUE_VERSION}.previous.pickle"]
     table.write_bytes(original + LATE_ROW.encode())  # the head now names the undone one
     read.clear()
     assert load_catalogue([table], cache_dir=cache).papers == changed.papers
     assert read == [f"catalogue-v{CATALOGUE_VERSION}.previous.pickle"]
+
+
+def test_a_change_that_is_no_undo_does_not_unpickle_the_previous_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous catalogue's fingerprint is written beside it: a second change (no
+    undo) builds without reading the previous file, and an undo still reads it."""
+    table, cache, original, before = _cached_table(tmp_path)
+    table.write_bytes(original + LATE_ROW.encode())
+    load_catalogue([table], cache_dir=cache)
+    read = _recorded_reads(monkeypatch)
+    table.write_bytes(original + LATE_ROW.encode() + LATE_ROW.replace("104", "105").encode())
+    second = load_catalogue([table], cache_dir=cache)
+    assert read == [] and second.get("105") is not None
+    assert second.papers == load_catalogue([table]).papers
+    table.write_bytes(original + LATE_ROW.encode())  # the second change undone
+    undone = load_catalogue([table], cache_dir=cache)
+    assert read == [f"catalogue-v{CATALOGUE_VERSION}.previous.pickle"]
+    assert undone.get("105") is None and undone.get("104") is not None
+    table.write_bytes(original)  # the first one too: built again, not served
+    assert load_catalogue([table], cache_dir=cache).papers == before.papers
