@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from index_builder import model
+from index_builder.atomic import read_pickle
 from index_builder.catalogue import kept_papers, merge
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
@@ -147,3 +149,23 @@ def test_few_rows_made_again_leave_the_file_as_it_was(
     _, again = through_cache(cache, [TABLE, listed, joins], made)
     assert 0 < len(again) < kept_papers.REWRITE_AFTER
     assert kept_file(cache).read_bytes() == stored
+
+
+def test_the_kept_papers_of_other_sources_are_not_unpickled(
+    tmp_path: Path, lone_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    load_catalogue([TABLE, lone_list], cache_dir=cache)
+    stored_key = read_pickle(kept_file(cache))[1]
+    unpickled: list[object] = []
+    real = model.Paper
+
+    def counting(*values: object) -> object:  # pickle finds the class by its module's name
+        unpickled.append(values[0])
+        return real(*values)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(model, "Paper", counting)
+    assert kept_papers.KeptPapers(kept_file(cache), b"a feed changed").stored == []
+    assert unpickled == []
+    assert kept_papers.KeptPapers(kept_file(cache), stored_key).stored
+    assert unpickled  # the same file, for its own key: its papers served
