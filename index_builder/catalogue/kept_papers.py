@@ -17,19 +17,22 @@ then served when the inputs the merge hands it equal the stored ones (compared w
 not by a hash), else made again. The file ``tablepapers-v{CATALOGUE_VERSION}.pickle`` is
 written again when the key changed or many rows were made again
 (``tests/core/catalogue/test_kept_papers.py``: through the cache equals from nothing).
-A damaged file is ignored; one that cannot be written is no error.
+The papers are pickled apart, as bytes after the key: a file made for another key (after
+an update, a changed source) is read but its papers are not unpickled. A damaged file is
+ignored; one that cannot be written is no error.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import pickle
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from index_builder.atomic import read_pickle, write_pickle
+from index_builder.atomic import gc_paused, read_pickle, write_pickle
 from index_builder.venues import declared_digest
 
 if TYPE_CHECKING:
@@ -72,7 +75,9 @@ class KeptPapers:
     def save(self) -> None:
         """Write this build's papers when the key or enough rows changed."""
         if len(self.made) != len(self.stored) or self.again >= REWRITE_AFTER:
-            write_pickle(self.file, (_MAGIC, self.key, self.made))
+            with gc_paused():
+                papers = pickle.dumps(self.made, protocol=pickle.HIGHEST_PROTOCOL)
+            write_pickle(self.file, (_MAGIC, self.key, papers))
 
 
 @contextlib.contextmanager
@@ -128,11 +133,13 @@ def _code_files() -> list[Path]:
 
 
 def _load(file: Path, key: bytes) -> list[tuple[Any, Paper]]:
-    """The papers stored for ``key``; none when missing, damaged or made for another key."""
+    """The papers stored for ``key``; none when missing, damaged or made for another key
+    (whose papers are not unpickled)."""
     try:
-        magic, stored_key, made = read_pickle(file)
+        magic, stored_key, papers = read_pickle(file)
+        if magic != _MAGIC or stored_key != key or not isinstance(papers, bytes):
+            return []
+        made = read_pickle(papers)
     except Exception:  # a damaged file is only a slower build
         return []
-    if magic != _MAGIC or stored_key != key or not isinstance(made, list):
-        return []
-    return made
+    return made if isinstance(made, list) else []

@@ -147,3 +147,31 @@ def test_few_rows_made_again_leave_the_file_as_it_was(
     _, again = through_cache(cache, [TABLE, listed, joins], made)
     assert 0 < len(again) < kept_papers.REWRITE_AFTER
     assert kept_file(cache).read_bytes() == stored
+
+
+UNPICKLED: list[str] = []
+"""The stored inputs of :class:`Noted` unpickled so far."""
+
+
+def noted(name: str) -> str:
+    UNPICKLED.append(name)
+    return name
+
+
+class Noted:
+    """Stored inputs that say when they are unpickled."""
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return noted, ("inputs",)
+
+
+def test_papers_kept_for_another_key_are_not_unpickled(tmp_path: Path) -> None:
+    file = tmp_path / "tablepapers.pickle"
+    stored = kept_papers.KeptPapers(file, b"key one")
+    stored.add(Noted(), from_nothing([TABLE]).papers[0])
+    stored.save()
+    UNPICKLED.clear()
+    assert kept_papers.KeptPapers(file, b"key two").stored == []
+    assert UNPICKLED == []
+    assert [inputs for inputs, _ in kept_papers.KeptPapers(file, b"key one").stored] == ["inputs"]
+    assert UNPICKLED == ["inputs"]
