@@ -26,11 +26,13 @@ import stat
 import tempfile
 import threading
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 _in_progress: set[str] = set()
 _in_progress_lock = threading.Lock()
+_FREEZING: ContextVar[bool] = ContextVar("freeze_after_pauses", default=False)
 
 
 def write_atomic(path: Path, text: str) -> Path:
@@ -126,8 +128,27 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if _FREEZING.get():
+            gc.freeze()
         if collecting:
             gc.enable()
+
+
+@contextlib.contextmanager
+def freezing_after_pauses() -> Iterator[None]:
+    """In the block, :func:`gc_paused` freezes (``gc.freeze``) what the process holds when
+    each pause ends: for a command's process, which keeps what it loaded until it exits.
+
+    A pause leaves every object it made young: the next collections walked them all (the
+    catalogue's 100,000 objects: 35-40 ms of a join's process, 15 ms of the search after
+    it) and freed nothing. Frozen objects are still freed when their last reference goes;
+    only a cycle among them stays until the process ends, so the app does not freeze.
+    """
+    token = _FREEZING.set(True)
+    try:
+        yield
+    finally:
+        _FREEZING.reset(token)
 
 
 def remove_temps() -> None:

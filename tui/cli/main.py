@@ -172,7 +172,11 @@ def run(argv: list[str], peek: ForkedPeek | None = None) -> int:
             from tui.app import run_tui
 
             return run_tui(ctx, peek.result)
-        return func(args, ctx)
+        from index_builder.atomic import freezing_after_pauses
+
+        # A command's process keeps what it loads until it exits: nothing to collect.
+        with freezing_after_pauses():
+            return func(args, ctx)
     except FileNotFoundError as exc:
         error(str(exc))
         return 2
