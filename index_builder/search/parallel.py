@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from index_builder.atomic import gc_paused
 from index_builder.search.segment import (
     Gathered,
     Progress,
@@ -82,9 +83,26 @@ def build(
 
     ``scratch`` is a folder for the worker's result (the index's temporary folder).
     """
-    schema = writer.schema
     total = len(docs)
     split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
+    # The garbage collector is paused for the build (in the worker too: forked after):
+    # each share keeps nearly every object it makes, and the collections of a build
+    # walked them and the catalogue again and again, freeing a few hundred objects. The
+    # build's objects are gone (its frame returned) before the collector runs again.
+    with gc_paused():
+        return _build(writer, docs, scratch, progress, split)
+
+
+def _build(
+    writer: Any,
+    docs: Sequence[dict[str, str]],
+    scratch: Path,
+    progress: Progress | None,
+    split: int,
+) -> Counter[str]:
+    """:func:`build`, this process gathering the documents before ``split``."""
+    schema = writer.schema
+    total = len(docs)
     forked = _Worker(scratch) if split < total else None
     with noticed_interrupts() as checkpoint:
         try:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from index_builder.atomic import gc_paused
 from index_builder.search.parallel import _Worker, can_fork
 from index_builder.vectors.storage import VECTORS_FILE
 
@@ -39,8 +40,11 @@ def write_vectors_and_manifest(
     :mod:`~.kept_vectors`), then the manifest of ``papers`` in ``folder``."""
     from index_builder.search.in_place import save_manifest
 
-    stats = kept if kept is not None else write_vectors(papers, folder)
-    save_manifest(folder, papers)
+    # Paused as the Whoosh build is (search.parallel): the fit and the manifest keep
+    # what they make, and each collection walked the catalogue the worker inherited.
+    with gc_paused():
+        stats = kept if kept is not None else write_vectors(papers, folder)
+        save_manifest(folder, papers)
     return stats
 
 
