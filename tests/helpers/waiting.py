@@ -28,8 +28,9 @@ def wait_until(
         if predicate():
             return True
         if time.monotonic() >= deadline:
+            said = what() if callable(what) else what
             raise AssertionError(
-                f"gave up after {timeout:g} s waiting for {what or describe(predicate)}"
+                f"gave up after {timeout:g} s waiting for {said or describe(predicate)}"
             )
         time.sleep(every)
 
