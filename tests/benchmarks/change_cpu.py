@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 QUERY = "attention"
@@ -79,16 +80,21 @@ def measure(trees: dict[str, Path], rounds: int, root: Path) -> dict[str, dict[s
     return out
 
 
-def main() -> None:
-    """Parse the trees and rounds, measure, print medians."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def compare_trees(
+    description: str,
+    measure_trees: Callable[[dict[str, Path], int, Path], dict[str, dict[str, list]]],
+    label: Callable[[str], str],
+) -> None:
+    """Parse ``--tree NAME=PATH`` and ``--rounds``, run ``measure_trees`` in a temporary
+    folder, print the load and each figure's median CPU and wall (``label`` names it)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--tree", action="append", required=True, metavar="NAME=PATH")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     trees = {n: Path(p).resolve() for n, p in (t.split("=", 1) for t in args.tree)}
-    root = Path(tempfile.mkdtemp(prefix="change-cpu-"))
+    root = Path(tempfile.mkdtemp(prefix="tree-cpu-"))
     try:
-        found = measure(trees, args.rounds, root)
+        found = measure_trees(trees, args.rounds, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print("load", " ".join(Path("/proc/loadavg").read_text().split()[:3]))
@@ -96,8 +102,16 @@ def main() -> None:
         for kind, pairs in kinds.items():
             cpu = statistics.median(c for c, _ in pairs)
             wall = statistics.median(w for _, w in pairs)
-            suffix = "" if kind == "plain search" else " + search"
-            print(f"  {name}: {kind}{suffix}: CPU {cpu:.2f} s, wall {wall:.2f} s")
+            print(f"  {name}: {label(kind)}: CPU {cpu:.2f} s, wall {wall:.2f} s")
+
+
+def main() -> None:
+    """Measure each tree's join, undo, search and rebuild; print medians."""
+    compare_trees(
+        __doc__.split("\n\n")[0],
+        measure,
+        lambda kind: kind if kind == "plain search" else f"{kind} + search",
+    )
 
 
 if __name__ == "__main__":

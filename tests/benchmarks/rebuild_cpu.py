@@ -14,13 +14,9 @@ seconds are the user and system time of the command and the workers it forks
 
 from __future__ import annotations
 
-import argparse
-import shutil
-import statistics
-import tempfile
 from pathlib import Path
 
-from tests.benchmarks.change_cpu import run
+from tests.benchmarks.change_cpu import compare_trees, run
 
 KEY_FILE = "paperscope-vectors-key.json"
 
@@ -42,23 +38,10 @@ def measure(trees: dict[str, Path], rounds: int, root: Path) -> dict[str, dict[s
 
 
 def main() -> None:
-    """Parse the trees and rounds, measure, print medians."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", action="append", required=True, metavar="NAME=PATH")
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    trees = {n: Path(p).resolve() for n, p in (t.split("=", 1) for t in args.tree)}
-    root = Path(tempfile.mkdtemp(prefix="rebuild-cpu-"))
-    try:
-        found = measure(trees, args.rounds, root)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    print("load", " ".join(Path("/proc/loadavg").read_text().split()[:3]))
-    for name, kinds in found.items():
-        for kind, pairs in kinds.items():
-            cpu = statistics.median(c for c, _ in pairs)
-            wall = statistics.median(w for _, w in pairs)
-            print(f"  {name}: index --rebuild, vectors {kind}: CPU {cpu:.2f} s, wall {wall:.2f} s")
+    """Measure each tree's rebuilds, vectors kept and fitted; print medians."""
+    compare_trees(
+        __doc__.split("\n\n")[0], measure, lambda kind: f"index --rebuild, vectors {kind}"
+    )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from index_builder.catalogue import load
 from index_builder.catalogue.load import Catalogue, load_catalogue
 from tests.helpers.catalogue_data import TABLE, write_lone_list
 from tests.helpers.join_lists import Case, held_out_arxiv
+from tests.helpers.recording import record_calls
 from tests.helpers.shared_builds import build_once, shared_root
 
 LONE_LIST_NAME = "mine.txt"
@@ -141,12 +142,4 @@ def files_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files that go through the readers from now on (in this test)."""
     import index_builder.sources.reading as reading
 
-    seen: list[str] = []
-    original = reading.read_source
-
-    def counting(path: Path, data: bytes) -> object:
-        seen.append(path.name)
-        return original(path, data)
-
-    monkeypatch.setattr(reading, "read_source", counting)
-    return seen
+    return record_calls(monkeypatch, reading, "read_source", lambda path, *_: path.name)

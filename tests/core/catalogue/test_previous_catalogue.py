@@ -13,6 +13,7 @@ from index_builder.catalogue.cache import previous_file
 from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
 from index_builder.catalogue.papers import Catalogue
 from tests.helpers.catalogue_data import FIXTURES
+from tests.helpers.recording import record_calls
 
 SMALL_TABLE = FIXTURES / "catalogue_table_small.csv"
 LATE_ROW = "104,Poster,A Late Addition,,,,,,,,,\n"
@@ -27,15 +28,7 @@ def _refuse_builds(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _recorded_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the catalogue files unpickled from now on."""
-    read: list[str] = []
-    unpickle = catalogue_cache._read
-
-    def recorded(path: Path, fingerprint: str) -> object:
-        read.append(path.name)
-        return unpickle(path, fingerprint)
-
-    monkeypatch.setattr(catalogue_cache, "_read", recorded)
-    return read
+    return record_calls(monkeypatch, catalogue_cache, "_read", lambda path, *_: path.name)
 
 
 def _cached_table(tmp_path: Path) -> tuple[Path, Path, bytes, Catalogue]:

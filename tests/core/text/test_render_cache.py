@@ -15,6 +15,7 @@ import pytest
 from index_builder.catalogue.load import load_catalogue
 from index_builder.text import render, render_cache
 from tests.core.test_analysis_versions import fixture_catalogue, sources
+from tests.helpers.recording import record_calls
 
 
 def _build(cache_dir: Path) -> list[object]:
@@ -27,15 +28,7 @@ def _build(cache_dir: Path) -> list[object]:
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every text actually rendered (not served from the cache)."""
-    seen: list[str] = []
-    original = render._render
-
-    def counting(raw: str) -> str:
-        seen.append(raw)
-        return original(raw)
-
-    monkeypatch.setattr(render, "_render", counting)
-    return seen
+    return record_calls(monkeypatch, render, "_render")
 
 
 def test_a_second_build_renders_nothing_and_changes_nothing(
@@ -85,14 +78,7 @@ def test_a_math_span_is_rendered_once_per_build(monkeypatch: pytest.MonkeyPatch)
 
     texts = [f"Paper {n}: for $k$ heads, $\\times {n}$ faster than $O(n^2)$." for n in range(3)]
     alone = [render.render(t) for t in texts]
-    spans: list[str] = []
-    original = latex.latex_math
-
-    def counting(source: str) -> str:
-        spans.append(source)
-        return original(source)
-
-    monkeypatch.setattr(latex, "latex_math", counting)
+    spans = record_calls(monkeypatch, latex, "latex_math")
     with render_cache.using(None):
         assert [render.render(t) for t in texts] == alone
     assert sorted(spans) == sorted(["k", "O(n^2)", "\\times 0", "\\times 1", "\\times 2"])
