@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 _children: set[int] = set()
 
+_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+"""The signals held while the child is forked (as ``index_builder.search.parallel`` does)."""
+
 
 class ForkedPeek:
     """``read()`` run in a child process from now on; :meth:`result` gives what it read."""
@@ -38,18 +41,26 @@ class ForkedPeek:
         if not hasattr(os, "fork"):
             return
         readable, writable = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: read, write, end (never back into the caller's code)
-            try:
-                os.close(readable)
-                data = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(writable, "wb") as pipe:
-                    pipe.write(data)
-            finally:
-                os._exit(0)
-        os.close(writable)
-        self._pid, self._fd = pid, readable
-        _children.add(pid)
+        # Ctrl+C held while forking: Python's at-fork hooks (logging's lock) swallow a
+        # KeyboardInterrupt raised in them, and a Ctrl+C the moment the child appears was
+        # lost, the app starting on. Held, it is raised here once the child is known.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child: read, write, end (never back into the caller's code)
+                try:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+                    os.close(readable)
+                    data = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
+                    with os.fdopen(writable, "wb") as pipe:
+                        pipe.write(data)
+                finally:
+                    os._exit(0)
+            os.close(writable)
+            self._pid, self._fd = pid, readable
+            _children.add(pid)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def result(self) -> Catalogue | None:
         """The first papers (``complete`` False), or None when there are none to show.
