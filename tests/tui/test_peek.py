@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 import tui.lifecycle.peek
 from index_builder.catalogue.load import Catalogue
 from index_builder.paths import Paths
+from tests.helpers.fork_signals import sigint_at_next_fork
 from tui.lifecycle.peek import ForkedPeek
 from tui.shared.context import Context
 
@@ -104,29 +103,12 @@ def test_bare_paperscope_forks_before_the_command_line_is_read(
     assert list(got.papers) == list(expected.papers)
 
 
-_SIGINT_AFTER_FORK = [False]
-
-
-def _sigint_if_asked() -> None:
-    if _SIGINT_AFTER_FORK[0]:
-        _SIGINT_AFTER_FORK[0] = False
-        # Ctrl+C the moment the child exists, while the at-fork hooks run (Python code,
-        # as logging's lock release is): a KeyboardInterrupt raised here is dropped.
-        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
-
-
-os.register_at_fork(after_in_parent=_sigint_if_asked)
-
-
 def test_a_ctrl_c_while_the_peek_forks_is_not_lost(tmp_path: Path) -> None:
     ctx = context(tmp_path)
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # restored by conftest
-    _SIGINT_AFTER_FORK[0] = True
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with sigint_at_next_fork(), pytest.raises(KeyboardInterrupt):
             ForkedPeek(ctx.peek_catalogue)
     finally:
-        _SIGINT_AFTER_FORK[0] = False
         tui.lifecycle.peek.stop()
     assert not tui.lifecycle.peek._children or all(
         not alive(pid) for pid in tui.lifecycle.peek._children

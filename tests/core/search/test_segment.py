@@ -29,6 +29,7 @@ from index_builder.search.schema import make_schema
 from index_builder.search.vocabulary import Vocabulary
 from index_builder.search.words import iter_words, positioned_words
 from tests.benchmarks.corpus import generate
+from tests.helpers.fork_signals import sigint_at_next_fork
 from tests.helpers.search_papers import PAPERS
 from tests.helpers.shared_builds import build_once
 
@@ -227,38 +228,18 @@ def test_an_interrupted_build_leaves_no_worker(docs: list[dict[str, str]], tmp_p
     assert not list(tmp_path.glob(".worker-*"))
 
 
-_SIGINT_AT_FORK = [False]
-
-
-def _sigint_if_asked() -> None:
-    if _SIGINT_AT_FORK[0]:
-        _SIGINT_AT_FORK[0] = False
-        # To this thread: the build forks only from a process with one thread, where a
-        # Ctrl+C can only land here (a test runner may have a thread of its own).
-        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
-
-
-# Runs in the parent right after every fork of this process (once asked for): Ctrl+C
-# arriving while the worker is forked, where Python's own at-fork hooks run.
-os.register_at_fork(after_in_parent=_sigint_if_asked)
-
-
 def test_a_ctrl_c_while_forking_the_worker_is_not_lost(
     docs: list[dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A test runner's worker may start a thread of its own for a moment: fork anyway.
     monkeypatch.setattr(parallel, "can_fork", lambda: True)
-    # Python's own Ctrl+C handler, as a command's process has it.
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # restored by conftest
     before = children()
     ix = whoosh_index.create_in(str(tmp_path), make_schema())
     writer = ix.writer(procs=1, compound=False)
-    _SIGINT_AT_FORK[0] = True
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with sigint_at_next_fork(), pytest.raises(KeyboardInterrupt):
             parallel.build(writer, docs, tmp_path, workers=2)
     finally:
-        _SIGINT_AT_FORK[0] = False
         if not writer.is_closed:
             writer.cancel()
         ix.close()
