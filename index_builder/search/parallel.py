@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from index_builder.atomic import gc_paused
+from index_builder.forking import signals_held
 from index_builder.search.segment import (
     Gathered,
     Progress,
@@ -177,11 +178,6 @@ def _gather(schema: Any, docs: Sequence[dict[str, str]], start: int, end: int) -
     return builder.gathered()
 
 
-HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-"""Signals held while forking: Python's at-fork hooks (``logging``'s lock) swallow an
-exception raised in them, so a Ctrl+C landing in the fork was lost and the build went on."""
-
-
 class _Worker:
     """A forked child computing one result into a file."""
 
@@ -194,17 +190,11 @@ class _Worker:
         """Fork the child running ``work``. A signal that comes meanwhile is delivered
         once the child's pid is known here (so :meth:`stop` can end it)."""
         parent = os.getpid()
-        # The mask as it is (a signal already caught is raised here, before any change),
-        # then held: blocking can raise too, after the mask changed.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
-        try:
-            signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+        with signals_held() as held:
             pid = os.fork()
             if pid == 0:  # the child: never returns
                 self._run(work, held, parent)
             self.pid = pid
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def _run(
         self, work: Callable[[], Any], held: set[int | signal.Signals], parent: int

@@ -20,15 +20,13 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from index_builder.forking import signals_held
 from tui.lifecycle.startup import TIMEOUT_S
 
 if TYPE_CHECKING:
     from index_builder.catalogue.load import Catalogue
 
 _children: set[int] = set()
-
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-"""The signals held while the child is forked (as ``index_builder.search.parallel`` does)."""
 
 
 class ForkedPeek:
@@ -41,11 +39,9 @@ class ForkedPeek:
         if not hasattr(os, "fork"):
             return
         readable, writable = os.pipe()
-        # Ctrl+C held while forking: Python's at-fork hooks (logging's lock) swallow a
-        # KeyboardInterrupt raised in them, and a Ctrl+C the moment the child appears was
-        # lost, the app starting on. Held, it is raised here once the child is known.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
-        try:
+        # A Ctrl+C the moment the child appears was lost in the at-fork hooks, and the
+        # app started on: held, it is raised here once the child is known.
+        with signals_held() as held:
             pid = os.fork()
             if pid == 0:  # the child: read, write, end (never back into the caller's code)
                 try:
@@ -59,8 +55,6 @@ class ForkedPeek:
             os.close(writable)
             self._pid, self._fd = pid, readable
             _children.add(pid)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def result(self) -> Catalogue | None:
         """The first papers (``complete`` False), or None when there are none to show.
