@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -202,28 +203,21 @@ def filled(first: _D, second: _D, **given: Any) -> _D:
     """``first`` with each empty field (``""``, ``()``, ``None``, false) taken from ``second``,
     and the fields ``given`` set to their values."""
     kind = type(first)
-    names, values = _getters.get(kind) or _getters.setdefault(kind, _getters_of(kind))
-    # What ``replace`` does with every field given, without its checks, the values taken
-    # by one C-level getter (a merge fills ~14,000 rows and papers; ``fields``,
-    # ``replace`` and a ``getattr`` per field were most of that).
+    names, values = _named_values(kind)
     merged = [a or b for a, b in zip(values(first), values(second), strict=True)]
     return kind(**(dict(zip(names, merged, strict=True)) | given)) if given else kind(*merged)
 
 
 def replaced(obj: _D, **changes: Any) -> _D:
-    """``dataclasses.replace(obj, **changes)`` for a dataclass whose every field its
-    constructor takes, without ``replace``'s walk over the fields (a merge replaces
-    fields of ~7,000 papers)."""
-    kind = type(obj)
-    names, values = _getters.get(kind) or _getters.setdefault(kind, _getters_of(kind))
-    return kind(**(dict(zip(names, values(obj), strict=True)) | changes))
+    """``dataclasses.replace(obj, **changes)`` without its walk over the fields (fast)."""
+    names, values = _named_values(type(obj))
+    return type(obj)(**(dict(zip(names, values(obj), strict=True)) | changes))
 
 
-def _getters_of(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+@cache
+def _named_values(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A dataclass's field names and one C-level getter of their values, made once."""
     return _init_fields(kind), field_getter(kind)
-
-
-_getters: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 
 
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))
