@@ -46,7 +46,7 @@ from index_builder.catalogue.official import (
 )
 from index_builder.catalogue.order import display_key as _display_key
 from index_builder.catalogue.paper_rows import TablePaper, merge_tables
-from index_builder.model import Event, Paper
+from index_builder.model import Event, Paper, replaced
 from index_builder.sources.records import PaperRecord, abstract_id, normalized
 from index_builder.sources.row_keys import is_talk, oral_row
 from index_builder.sources.types import AbstractEntry, SourceData, TableRow
@@ -193,20 +193,20 @@ def _table_paper(
     own = [abstract_id(a.raw) for a in held]
     listed = [official[1], *(s for a in held for s in _sources(a.entries))]
     records_oral = any(r.paper.oral for r in records)
-    return replace(
+    decision, own_id = stated.decision.lower(), paper_id(row)
+    return replaced(
         stated,
-        id=paper_id(row),
+        id=own_id,
         title=text.render(stated.title_raw),
         abstract=text.render(raw) if raw else "",
         abstract_raw=raw,
-        oral=item.oral or oral_row(row) or records_oral or stated.decision.lower() == ORAL,
-        spotlight=stated.decision.lower() == SPOTLIGHT
-        or any(is_talk(t) and not oral_row(t) for t in item.talks),
+        oral=item.oral or oral_row(row) or records_oral or decision == ORAL,
+        spotlight=decision == SPOTLIGHT or any(is_talk(t) and not oral_row(t) for t in item.talks),
         code_urls=tuple(dict.fromkeys([*code, *record_code(records)])),
         sources=tuple(
             dict.fromkeys(s for s in [*item.tables, *listed, *(r.source for r in records)] if s)
         ),
-        aliases=aliases(paper_id(row), own, record_ids(records), [paper_id(t) for t in item.talks]),
+        aliases=aliases(own_id, own, record_ids(records), [paper_id(t) for t in item.talks]),
         event_id=row.event_id,
         events=_events([_event(row), *(_event(t) for t in item.talks)], records),
         venue=venue_name(row),

@@ -18,7 +18,6 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from index_builder import venues
 from index_builder.model import filled
@@ -61,7 +60,7 @@ def combine(first: TableRow, second: TableRow) -> TableRow:
         feed, other = second, first
     else:
         return first
-    return replace(filled(feed, other), paper=filled(feed.paper, other.paper))
+    return filled(feed, other, paper=filled(feed.paper, other.paper))
 
 
 def add_talk(talks: list[TableRow], poster_id: int, row: TableRow) -> None:

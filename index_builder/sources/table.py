@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import operator
 
 from index_builder.model import Paper, SourceProblem
 from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
@@ -45,6 +46,8 @@ def split_list(value: str) -> tuple[str, ...]:
     Entities are decoded first: split raw, ``D&amp;#x27;Angelo`` would become three
     authors. A name written in TeX (``R{\\'e}mi``) is rendered as Unicode.
     """
+    if "&" not in value and "\\" not in value and "{" not in value:  # most cells: plain names
+        return tuple(filter(None, map(str.strip, value.split(";"))))
     items = (item.strip() for item in unescape_html(value).split(";"))
     return tuple(render(item) if "\\" in item or "{" in item else item for item in items if item)
 
@@ -72,11 +75,17 @@ def read_table(source: SourceText) -> SourceData | None:
     if absent:
         note = "the table lacks columns " + ", ".join(absent) + "; they are left empty"
         data.problems.append(SourceProblem(str(source.path), note, fatal=False))
-    where = {name: columns.index(name) for name in TABLE_COLUMNS if name in columns}
+    # Each row's cells in TABLE_COLUMNS order, by one C-level getter: an absent column
+    # reads the empty cell put after the last (index -1).
+    cells = operator.itemgetter(*(columns.index(n) if n in columns else -1 for n in TABLE_COLUMNS))
+    width = len(columns)
     skipped = 0
     try:
         for record in reader:
-            row = _table_row(record, where)
+            if len(record) < width:  # a short row: its missing cells are empty
+                record.extend([""] * (width - len(record)))
+            record.append("")
+            row = _table_row([cell.strip() for cell in cells(record)])
             if row is None:
                 skipped += 1 if any(cell.strip() for cell in record) else 0
             else:
@@ -89,29 +98,24 @@ def read_table(source: SourceText) -> SourceData | None:
     return data
 
 
-def _table_row(record: list[str], where: dict[str, int]) -> TableRow | None:
-    """One CSV record as a :class:`TableRow`, or ``None`` when it has no id or title."""
-    width = len(record)
-
-    def cell(name: str) -> str:
-        i = where.get(name, width)
-        return record[i].strip() if i < width else ""
-
-    event_id, title = cell("event_id"), cell("title")
+def _table_row(cells: list[str]) -> TableRow | None:
+    """One CSV record's cells (in :data:`TABLE_COLUMNS` order, stripped) as a
+    :class:`TableRow`, or ``None`` when it has no id or title."""
+    event_id, event_type, title, decision, topic, session, starts, ends, url, forum = cells[:10]
     if not (event_id.isascii() and event_id.isdigit()) or not title:
         return None
     paper = Paper(
         id="",
         title="",
         title_raw=title,
-        decision=cell("decision"),
-        topic=cell("topic"),
-        session=cell("session"),
-        starts_at=cell("starttime"),
-        ends_at=cell("endtime"),
-        url=cell("url"),
-        openreview_url=cell("paper_url"),
-        authors=split_list(cell("authors")),
-        institutions=split_list(cell("institutions")),
+        decision=decision,
+        topic=topic,
+        session=session,
+        starts_at=starts,
+        ends_at=ends,
+        url=url,
+        openreview_url=forum,
+        authors=split_list(cells[10]),
+        institutions=split_list(cells[11]),
     )
-    return TableRow(int(event_id), cell("event_type"), paper)
+    return TableRow(int(event_id), event_type, paper)

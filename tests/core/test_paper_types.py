@@ -7,7 +7,7 @@ import importlib
 import pkgutil
 
 import index_builder
-from index_builder.model import Event, Paper, filled
+from index_builder.model import Event, Paper, filled, replaced
 from index_builder.readinglist.bookmark import KEPT, Bookmark
 
 PAPER_FIELDS = {f.name for f in dataclasses.fields(Paper)}
@@ -77,6 +77,17 @@ def test_cleared_and_filled() -> None:
     assert filled(cleared, other) == Paper(
         "7", "T", title_raw="T", authors=("B",), url="v", session="S"
     )
+    assert filled(cleared, other, url="w", oral=True) == Paper(
+        "7", "T", title_raw="T", authors=("B",), url="w", oral=True, session="S"
+    )
+
+
+def test_replaced_is_dataclasses_replace() -> None:
+    event = Event("poster", "S", event_id=3)
+    paper = Paper("7", "T", authors=("A",), events=(event,), oral=True)
+    for changes in ({}, {"id": "8", "oral": False}, {"events": (), "session": "X"}):
+        assert replaced(paper, **changes) == dataclasses.replace(paper, **changes)
+    assert replaced(event, room="R") == dataclasses.replace(event, room="R")
 
 
 def test_a_bookmark_keeps_a_copy_of_its_paper_and_the_same_json() -> None:
