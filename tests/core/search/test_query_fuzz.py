@@ -7,9 +7,6 @@ into a failure instead of a stuck suite. The slowest query seen is printed (``-s
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +19,8 @@ from hypothesis import strategies as st
 
 from index_builder.catalogue.load import Catalogue
 from index_builder.model import SearchResult
-from index_builder.paths import HOME_ENV
 from index_builder.search.engine import SearchIndex
+from tests.helpers.cli import run_cli
 
 WATCHDOG_S = 10.0
 SYNTAX = list("\"():*~^-+!?[]{}\\/&|<>=,;.'`")
@@ -174,9 +171,9 @@ def test_more_like_this_with_unknown_and_odd_ids(
 def test_cli_answers_a_3000_character_query(warm_home: Path, as_json: bool) -> None:
     query = ('"((a OR NOT" title: *~ ]] massart noise~ ' * 80)[:3000]
     assert len(query) == 3000
-    env = {**os.environ, HOME_ENV: str(warm_home)}
-    argv = [sys.executable, "-m", "tui", "search", query, *(["--json"] if as_json else [])]
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60, check=False)
+    # In this process (run_cli: the real parsing, search and output): nothing here needs a
+    # process of its own.
+    done = run_cli("search", query, *(["--json"] if as_json else []), home=warm_home)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout.strip()

@@ -99,10 +99,10 @@ def test_similar_papers_share_their_topic(index: SearchIndex) -> None:
     chance = sum((n / len(categories)) ** 2 for n in shares.values())
     rng = random.Random(4)
     same = []
+    row_of = {p.id: i for i, p in enumerate(index.papers)}
     for row in rng.sample(range(len(index.papers)), 150):
         hits = index.more_like_this(index.papers[row].id, limit=10)
         assert len(hits) == 10 and index.papers[row].id not in {h.paper.id for h in hits}
-        row_of = {p.id: i for i, p in enumerate(index.papers)}
         same.append(sum(categories[row_of[h.paper.id]] == categories[row] for h in hits) / 10)
     observed = statistics.mean(same)
     print(f"similar: {observed:.2f} share their paper's topic (chance {chance:.2f})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -24,11 +25,19 @@ from tests.helpers.arxiv_papers import sample_path
 pytestmark = pytest.mark.skipif(sample_path() is None, reason="no arxiv_sample.jsonl.gz here")
 
 
+@cache
+def stored_rows() -> dict[str, object]:
+    """Each stored row of :func:`catalogue` as scipy indexes it (``matrix[i]``), by paper id:
+    taken once for every test, not row by row in each (they never change)."""
+    stored = catalogue().matrix
+    return {pid: stored[i] for i, pid in enumerate(catalogue().ids)}
+
+
 def rebuilt(vectors: storage.PaperVectors, rows: dict[str, object], order: list[str]):  # type: ignore[no-untyped-def]
     """scipy's matrices of the papers ``order``: each row the changed one or the stored one."""
-    stored = vectors.matrix
-    at = {pid: i for i, pid in enumerate(vectors.ids)}
-    picked = [rows[pid] if pid in rows else stored[at[pid]] for pid in order]
+    assert vectors is catalogue()  # the rows of stored_rows
+    stored = stored_rows()
+    picked = [rows[pid] if pid in rows else stored[pid] for pid in order]
     every = (
         sparse.vstack(picked, format="csr")
         if picked

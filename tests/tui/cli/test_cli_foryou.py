@@ -4,16 +4,13 @@ human output, exit codes, and the reading list's dismissed papers."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from index_builder.paths import HOME_ENV
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.cli import run_cli
 from tui.cli.main import run
 
 MASSART = ("66407", "62914")
@@ -50,13 +47,10 @@ def test_similar_human_output_and_unknown_id(
 
 
 def test_recommend_needs_three_bookmarks(own_home: Path) -> None:
-    """A real subprocess: the exit status and the message a script sees."""
-    env = {**os.environ, HOME_ENV: str(own_home)}
+    """The exit status and the message a script sees (run_cli: the real parsing, command,
+    standard output and error, in this process)."""
     for args in (["reading-list", "add", *MASSART], ["recommend", "--json"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "tui", *args],
-            capture_output=True, text=True, env=env, timeout=120, check=False,
-        )  # fmt: skip
+        done = run_cli(*args, home=own_home)
     assert done.returncode == 1 and done.stdout == ""
     assert "needs at least 3 bookmarked papers" in done.stderr and "3 of papers" not in done.stderr
     assert "you have 2: bookmark 1 more" in done.stderr
