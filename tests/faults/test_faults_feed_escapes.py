@@ -8,7 +8,9 @@ its session changed and its room ``Hall ESC]0;OSCTITLE BEL D``. The bare ``paper
 in tmux with ``set-clipboard on`` shows the "Since the last update" notice: tmux's
 buffers must not hold "PWNED" and the pane's title must not change. A second start shows
 a ``meta.json`` as an older version stored it (the raw sequences in its ``moved`` lines):
-the notice, the one door of every toast, makes those safe too.
+the notice, the one door of every toast, makes those safe too. The bookmark and the two
+updates run in the test's process (``run_cli``: their output is checked, no terminal is);
+only the app runs in tmux.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
-from tests.helpers.faults import paperscope, run
-from tests.helpers.feed_cli import update_cli
+from tests.helpers.cli import run_cli
+from tests.helpers.faults import paperscope
+from tests.helpers.feed_cli import update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.waiting import wait_until, wait_until_stable
@@ -56,9 +59,9 @@ def _write_feed(folder: Path, size: int = 40) -> Path:
 
 def _hostile_update(tmp_path: Path, home: Path) -> None:
     """64188 bookmarked, then two updates: the second renames and moves it, hostile."""
-    assert run(home, paperscope("reading-list", "add", "64188")).returncode == 0
+    assert run_cli("reading-list", "add", "64188", home=home).returncode == 0
     first = _write_feed(tmp_path / "first")
-    done = update_cli(home, "--from", str(first))
+    done = update_here(home, "--from", str(first))
     assert done.returncode == 0, done.stderr
     feed = json.loads((first / ICML_FEED).read_text(encoding="utf-8"))
     record = next(r for r in feed["results"] if r["id"] == 64188)
@@ -66,7 +69,7 @@ def _hostile_update(tmp_path: Path, home: Path) -> None:
     second = tmp_path / "second"
     shutil.copytree(first, second)
     (second / ICML_FEED).write_text(json.dumps(feed), encoding="utf-8")
-    done = update_cli(home, "--from", str(second))
+    done = update_here(home, "--from", str(second))
     assert done.returncode == 0, done.stderr
     assert "64188" in done.stdout and "\x1b" not in done.stdout + done.stderr, done.stdout
 

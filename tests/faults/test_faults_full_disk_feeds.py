@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.faults import namespace_problem, paperscope, run
-from tests.helpers.feed_cli import update_cli
+from tests.helpers.feed_cli import update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, small_feed
 from tests.helpers.shared_builds import copy_home
 
@@ -64,7 +64,7 @@ def on_full_disk(home: Path, *commands: list[str], size: str = "4m") -> tuple[st
 
 def test_update_on_a_full_disk_is_one_line_and_keeps_the_stored_feed(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    assert update_cli(home, "--from", str(write_feed(tmp_path / "first", 40))).returncode == 0
+    assert update_here(home, "--from", str(write_feed(tmp_path / "first", 40))).returncode == 0
     kept = hashlib.sha256((home / "data/feeds/icml2026" / ICML_FEED).read_bytes()).hexdigest()
     second = write_feed(tmp_path / "second", 30)
     out, err = on_full_disk(home, paperscope("update", "--from", str(second)))

@@ -60,11 +60,18 @@ DEEP = [
 ]
 
 
-def test_a_deep_query_is_read_as_plain_words_by_the_real_cli(warm_home: Path) -> None:
+def test_a_deep_query_is_read_as_plain_words_by_the_real_cli(
+    warm_home: Path, bundled_index: SearchIndex
+) -> None:
+    """Each deep query is asked of the shared index, as ``search`` asks it; the first also
+    through the real command line, in ``--json`` and on screen (each a forked child, as a
+    query that overflowed the stack would end it)."""
     for query in DEEP:
-        result = search(warm_home, query)
-        assert result["fallback"] is True, query[:20]
-        assert result["fallback_reason"] == "nested too deep"
+        asked = bundled_index.search(query, limit=20)
+        assert asked.fallback is True, query[:20]
+        assert asked.fallback_reason == "nested too deep"
+    result = search(warm_home, DEEP[0])
+    assert result["fallback"] is True and result["fallback_reason"] == "nested too deep"
     done = run_forked(warm_home, paperscope("search", DEEP[0]))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "Read as plain words: nested too deep" in done.stdout

@@ -265,11 +265,11 @@ async def test_damaged_index_the_app_rebuilds_and_says_so(
             path.write_bytes(os.urandom(max(64, path.stat().st_size)))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
-        for _ in range(100):
-            if any("rebuilt" in text for text in notifications(notices, app)):
-                break
-            await pilot.pause(0.05)
-        assert any("rebuilt" in text for text in notifications(notices, app))
+        await until(
+            pilot,
+            lambda: any("rebuilt" in text for text in notifications(notices, app)),
+            what="the notice that the damaged index was rebuilt",
+        )
         text = await show(pilot, "zqmarkup")
         assert "[bold red]" in text
 

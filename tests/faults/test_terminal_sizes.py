@@ -1,8 +1,9 @@
 """Tiny, huge and changing terminals while syntax soup is typed: no crash, no overflow.
 
 The sample papers plus a few with wide characters (CJK, emoji, fullwidth letters,
-combining marks) and markup in their titles. Every drawn line must fit the screen in
-cells, so wide characters do not push the layout past the edge.
+combining marks) and markup in their titles, their index built once per run and copied
+for each app. Every drawn line must fit the screen in cells, so wide characters do not
+push the layout past the edge.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from textual.pilot import Pilot
 
 from index_builder.model import Paper
 from index_builder.paths import HOME_ENV
+from index_builder.search.engine import SearchIndex
 from tests.helpers.faults_cli import forked_cli
 from tests.helpers.hostile_data import write_sources
+from tests.helpers.shared_builds import build_once
 from tests.helpers.tmux import TmuxServer
 from tests.helpers.tui_helpers import main, ready, settle
+from tests.helpers.tui_papers import PaperShelf
 from tests.helpers.waiting import wait_until, wait_until_stable
 from tui.app import PaperScopeApp
 
@@ -62,9 +66,23 @@ async def type_soup(pilot: Pilot[int], soup: str = SOUP) -> None:
 
 
 @pytest.fixture
-def papers(tui_papers: tuple[Paper, ...]) -> tuple[Paper, ...]:
-    """The sample papers and the wide ones."""
-    return (*WIDE, *tui_papers)
+def papers(
+    tui_papers: tuple[Paper, ...], tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Paper, ...]:
+    """The sample papers and the wide ones; their index is in the test's cache, where the
+    app (``make_app(papers=...)``) opens it: a copy of the one built once per run (each
+    test built it again, ~0.3 s of CPU)."""
+    papers = (*WIDE, *tui_papers)
+
+    def build(cache: Path) -> None:
+        index = SearchIndex(cache / "index", papers, PaperShelf(papers).fingerprint)
+        assert index.ensure() is None
+        index.close()
+
+    shutil.copytree(build_once(tmp_path_factory, "terminal-sizes", build), tmp_path / "cache")
+    copied = SearchIndex(tmp_path / "cache" / "index", papers, PaperShelf(papers).fingerprint)
+    assert copied.is_fresh(), "the copied index is not the app's: it would build again"
+    return papers
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

@@ -16,6 +16,7 @@ from tests.helpers.cli import run_cli
 from tests.helpers.feed_cli import one_line_error, pair, stored, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, icml_feed, small_feed
 from tests.helpers.feed_server import Answer, serve
+from tests.helpers.shared_builds import copy_cache
 
 
 def _feed(results: list[Any], **top: Any) -> bytes:
@@ -62,7 +63,13 @@ def test_what_is_not_plausibly_the_feed_is_refused(tmp_path: Path, kind: str) ->
     assert stored(tmp_path) == before
 
 
-def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(tmp_path: Path) -> None:
+def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(
+    tmp_path: Path, warm_home: Path
+) -> None:
+    """The home holds the warm home's catalogue cache (no index): ``doctor`` loads the
+    bundled papers from it and merges the stored feed (on an empty cache it built the
+    catalogue from the sources, ~1 s of CPU, which is not what is checked here)."""
+    copy_cache(warm_home / "cache", tmp_path / "cache", with_index=False)
     with serve(good_files()) as site:
         assert update_here(tmp_path, "--from", site.url).returncode == 0
     good = pair(tmp_path)
