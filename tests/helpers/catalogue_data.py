@@ -103,9 +103,10 @@ NEW_TITLE = "Watermarks Disclosed Selectively, Retitled by the Feed"
 """The title :func:`table_copy` gives a row, as an update of the feed may."""
 
 
-def table_copy(folder: Path, *, retitle: str = "", drop: str = "") -> Path:
-    """The real table with row ``retitle`` given :data:`NEW_TITLE`, or row ``drop`` left out."""
-    text = TABLE.read_text(encoding="utf-8")
+def table_copy(folder: Path, *, retitle: str = "", drop: str = "", table: Path = TABLE) -> Path:
+    """The real table (or the cut ``table``) with row ``retitle`` given :data:`NEW_TITLE`,
+    or row ``drop`` left out."""
+    text = table.read_text(encoding="utf-8")
     reader = csv.DictReader(io.StringIO(text))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(reader.fieldnames or ()), lineterminator="\n")
@@ -117,6 +118,6 @@ def table_copy(folder: Path, *, retitle: str = "", drop: str = "") -> Path:
             row["title"] = NEW_TITLE
         writer.writerow(row)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / TABLE.name
+    path = folder / table.name
     path.write_text(out.getvalue(), encoding="utf-8")
     return path

@@ -70,7 +70,6 @@ _TF_WEIGHT = [0.0] + [min(1 + math.log(n), _TF_MAX) for n in range(1, 8)]
 """Weight of a title word by how often the abstract repeats it: 1, 1.69, 2.10, ... capped."""
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 _MARKS = re.compile(r"[$^{}*_]")
-_PART = re.compile(r"[0-9A-Za-z]+")
 _CAMEL = re.compile(r"[a-z][A-Z]|[A-Z]{2}")
 _DIGIT = re.compile(r"\d")
 _LETTER = re.compile(r"[A-Za-z]")
@@ -197,11 +196,14 @@ def _names_of_folded(folded: str) -> set[str]:
     """:func:`title_names` of text already passed through :func:`_fold`."""
     names = set()
     for word in folded.split():
+        if word.islower():  # its letters and digits, if any, are lower case too
+            continue
         core = _ALNUM.sub("", word)
         if len(core) < 3 or core.islower():
             continue
-        camel = any(_CAMEL.search(part) for part in _PART.findall(word))
-        if camel or (_DIGIT.search(core) and _LETTER.search(core)):
+        # Two letters side by side are in one run of letters and digits: the word's own
+        # search finds what a search of each run would.
+        if _CAMEL.search(word) or (_DIGIT.search(core) and _LETTER.search(core)):
             names.add(core)
     return names
 
@@ -274,7 +276,8 @@ class TitleIndex:
         """Analyse every title once; ``authors``, if given, holds each row's author names."""
         self.titles = tuple(titles)
         self._authors = [tuple(names) for names in authors]
-        self._surnames = [tuple(filter(None, map(_surname, names))) for names in self._authors]
+        surname = {name: _surname(name) for row in self._authors for name in row}  # authors recur
+        self._surnames = [tuple(filter(None, map(surname.__getitem__, r))) for r in self._authors]
         self._keys: dict[int, tuple[frozenset[str], ...]] = {}
         surname_df = Counter(name for row in self._surnames for name in set(row))
         self._by_surname: dict[str, list[int]] = {}

@@ -1,4 +1,5 @@
-"""Fixtures of the catalogue tests: the lone list and its cache, built once per run."""
+"""Fixtures of the catalogue tests: the lone list, beside a cut of the table and its cache,
+built once per run."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import pytest
 
 from tests.helpers.catalogue_builds import (
     share_across_workers,
+    shared_cut_cache,
     shared_held_out_arxiv,
-    shared_lone_cache,
+    shared_lone_cut,
     shared_lone_list,
 )
 from tests.helpers.join_lists import Case
@@ -29,15 +31,22 @@ def lone_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lone_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The cache of the table beside :func:`lone_list`, built cold once per run (read only)."""
-    return shared_lone_cache(tmp_path_factory)
+def lone_cut(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """``[cut table, lone list]``: the list beside a cut of the table (45 papers) where its
+    abstracts get the joins and hints of the whole table (shared: read them, never write)."""
+    return shared_lone_cut(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def cut_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cache of :func:`lone_cut`, built cold once per run (read only)."""
+    return shared_cut_cache(tmp_path_factory)
 
 
 @pytest.fixture
-def lone_cache_copy(lone_cache: Path, tmp_path: Path) -> Path:
-    """A private copy of :func:`lone_cache` (to build through and write into)."""
-    return copy_cache(lone_cache, tmp_path / "cache")
+def cut_cache_copy(cut_cache: Path, tmp_path: Path) -> Path:
+    """A private copy of :func:`cut_cache` (to build through and write into)."""
+    return copy_cache(cut_cache, tmp_path / "cache")
 
 
 @pytest.fixture(scope="session")

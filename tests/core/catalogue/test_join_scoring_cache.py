@@ -1,5 +1,12 @@
 """The automatic join's scoring kept between builds: a join by hand, a take-apart and an
-undo through the cache give the very catalogue a build from nothing gives."""
+undo through the cache give the very catalogue a build from nothing gives.
+
+On the lone list beside a cut of the table (``lone_cut``, 45 papers; its abstracts get the
+joins and hints of the whole table): what is checked is a build through the caches
+against a build from nothing, and what each scored or decided again, the same code
+whatever the table's size; a build of the whole table took 1.0-1.5 s of CPU, and each
+test made two to six.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +25,6 @@ from tests.helpers.catalogue_data import (
     JOINED_ROW,
     LONE_ABSTRACT,
     LONE_HINT,
-    TABLE,
     write_lone_list,
 )
 from tests.helpers.join_homes import join_sources
@@ -47,16 +53,16 @@ def assert_same(cached: Catalogue, fresh: Catalogue) -> None:
 
 
 def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_list: Path, lone_cache_copy: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_cut: list[Path], cut_cache_copy: Path
 ) -> None:
-    listed, joins = lone_list, tmp_path / "joins.jsonl"
-    cache = lone_cache_copy  # a cold build of the table and the list made it
-    first = _through_cache(cache, [TABLE, listed])
+    (table, listed), joins = lone_cut, tmp_path / "joins.jsonl"
+    cache = cut_cache_copy  # a cold build of the table and the list made it
+    first = _through_cache(cache, [table, listed])
     assert scoring_cache.cache_file(cache).is_file()
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
     apart = plan_apart(first.get, JOINED_ROW, joins, today=DAY)
     add_join(joins, apart)
-    sources = [TABLE, listed, joins]
+    sources = [table, listed, joins]
     with monkeypatch.context() as patch:
         _scored_from_cache(patch)
         joined = _through_cache(cache, sources)
@@ -69,38 +75,39 @@ def test_joins_by_hand_through_the_cache_equal_a_build_from_nothing(
     remove_joins(joins, joined.get, JOINED_ROW)
     with monkeypatch.context() as patch:
         _scored_from_cache(patch)
-        undone = _through_cache(cache, [TABLE, listed])
-    assert_same(undone, from_nothing([TABLE, listed]))
+        undone = _through_cache(cache, [table, listed])
+    assert_same(undone, from_nothing([table, listed]))
     assert_same(undone, first)
 
 
 def test_other_abstracts_are_scored_and_decided_again(
-    tmp_path: Path, lone_cache_copy: Path
+    tmp_path: Path, lone_cut: list[Path], cut_cache_copy: Path
 ) -> None:
     """A rewritten abstract changes the decisions' digest as well: neither the kept
     decisions nor the old rankings serve, and the build is the one from nothing."""
+    table = lone_cut[0]
     listed = write_lone_list(tmp_path / "mine.txt")  # the shared list's bytes, to change
-    cache = lone_cache_copy
-    _through_cache(cache, [TABLE, listed])
+    cache = cut_cache_copy
+    _through_cache(cache, [table, listed])
     kept = scoring_cache.cache_file(cache).read_bytes()
     decided = scoring_cache.decisions_file(cache).read_bytes()
     text = listed.read_text(encoding="utf-8")
     listed.write_text(text.replace("the", "our", 3), encoding="utf-8")
-    assert_same(_through_cache(cache, [TABLE, listed]), load_catalogue([TABLE, listed]))
+    assert_same(_through_cache(cache, [table, listed]), load_catalogue([table, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != kept
     assert scoring_cache.decisions_file(cache).read_bytes() != decided
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
 def test_a_damaged_scoring_cache_is_scored_again(
-    lone_list: Path, lone_cache_copy: Path, garbage: bytes
+    lone_cut: list[Path], cut_cache_copy: Path, garbage: bytes
 ) -> None:
     """Every other cache of a build of these sources is there and fresh but the kept
     decisions (which would spare the scoring): the scoring is damaged, and made again."""
-    listed, cache = lone_list, lone_cache_copy
+    (table, listed), cache = lone_cut, cut_cache_copy
     scoring_cache.cache_file(cache).write_bytes(garbage)
     scoring_cache.decisions_file(cache).unlink()
-    assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
+    assert_same(_through_cache(cache, [table, listed]), from_nothing([table, listed]))
     assert scoring_cache.cache_file(cache).read_bytes() != garbage
 
 
@@ -116,16 +123,16 @@ def _decided_from_file(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_joins_by_hand_read_the_kept_decisions_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_list: Path, lone_cache_copy: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lone_cut: list[Path], cut_cache_copy: Path
 ) -> None:
     """A join by hand, a take-apart and their undo hand the matcher the same titles,
     abstracts and orders: its joins and hints come from the small file of decisions."""
-    listed, joins = lone_list, tmp_path / "joins.jsonl"
-    cache = lone_cache_copy
-    first = _through_cache(cache, [TABLE, listed])
+    (table, listed), joins = lone_cut, tmp_path / "joins.jsonl"
+    cache = cut_cache_copy
+    first = _through_cache(cache, [table, listed])
     assert scoring_cache.decisions_file(cache).is_file()
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
-    sources = [TABLE, listed, joins]
+    sources = [table, listed, joins]
     with monkeypatch.context() as patch:
         _decided_from_file(patch)
         joined = _through_cache(cache, sources)
@@ -139,32 +146,32 @@ def test_joins_by_hand_read_the_kept_decisions_alone(
     remove_joins(joins, apart.get, JOINED_ROW)
     with monkeypatch.context() as patch:
         _decided_from_file(patch)
-        undone = _through_cache(cache, [TABLE, listed])
+        undone = _through_cache(cache, [table, listed])
     assert_same(undone, first)
 
 
 def test_a_retitled_row_is_decided_again(
-    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+    tmp_path: Path, lone_cut: list[Path], cut_cache_copy: Path
 ) -> None:
     """The titles are in the decisions' digest: a retitled row is not served the kept
     decisions, and the build is the one from nothing."""
-    cache = lone_cache_copy
-    _through_cache(cache, [TABLE, lone_list])
+    (cut, listed), cache = lone_cut, cut_cache_copy
+    _through_cache(cache, lone_cut)
     decided = scoring_cache.decisions_file(cache).read_bytes()
-    table = tmp_path / TABLE.name
-    table.write_bytes(TABLE.read_bytes().replace(b"Attention", b"Retention", 1))
-    assert table.read_bytes() != TABLE.read_bytes()
-    assert_same(_through_cache(cache, [table, lone_list]), from_nothing([table, lone_list]))
+    table = tmp_path / cut.name
+    table.write_bytes(cut.read_bytes().replace(b"Attention", b"Retention", 1))
+    assert table.read_bytes() != cut.read_bytes()
+    assert_same(_through_cache(cache, [table, listed]), from_nothing([table, listed]))
     assert scoring_cache.decisions_file(cache).read_bytes() != decided
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
 def test_damaged_decisions_are_made_again(
-    lone_list: Path, lone_cache_copy: Path, garbage: bytes
+    lone_cut: list[Path], cut_cache_copy: Path, garbage: bytes
 ) -> None:
-    listed, cache = lone_list, lone_cache_copy
+    (table, listed), cache = lone_cut, cut_cache_copy
     scoring_cache.decisions_file(cache).write_bytes(garbage)
-    assert_same(_through_cache(cache, [TABLE, listed]), from_nothing([TABLE, listed]))
+    assert_same(_through_cache(cache, [table, listed]), from_nothing([table, listed]))
     assert scoring_cache.decisions_file(cache).read_bytes() != garbage
 
 
@@ -185,16 +192,16 @@ def test_the_titles_digest_tells_apart_what_the_scores_depend_on(
 
 
 def test_a_join_by_hand_leaves_the_source_cache_as_it_was(
-    tmp_path: Path, lone_list: Path, lone_cache_copy: Path
+    tmp_path: Path, lone_cut: list[Path], cut_cache_copy: Path
 ) -> None:
     """``joins.jsonl`` is read again each time rather than kept: keeping it rewrote the
     whole source cache (every parsed feed and table) at each join."""
-    listed, joins, cache = lone_list, tmp_path / "joins.jsonl", lone_cache_copy
-    first = _through_cache(cache, [TABLE, listed])
+    (table, listed), joins, cache = lone_cut, tmp_path / "joins.jsonl", cut_cache_copy
+    first = _through_cache(cache, [table, listed])
     parsed = cache / f"sources-v{CATALOGUE_VERSION}.pickle"
     kept = parsed.read_bytes()
     add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
-    joined = _through_cache(cache, [TABLE, listed, joins])
+    joined = _through_cache(cache, [table, listed, joins])
     assert joined.get(LONE_ABSTRACT).id == LONE_HINT  # type: ignore[union-attr]
     assert parsed.read_bytes() == kept
 
@@ -227,15 +234,15 @@ def test_official_texts_are_keyed_once(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_another_unicode_version_scores_and_decides_again(
-    lone_list: Path, lone_cache_copy: Path, monkeypatch: pytest.MonkeyPatch
+    lone_cut: list[Path], cut_cache_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Titles are folded by the Unicode data of the running Python: another version's
     scoring and decisions are not served."""
-    cache = lone_cache_copy
-    _through_cache(cache, [TABLE, lone_list])
+    cache = cut_cache_copy
+    _through_cache(cache, lone_cut)
     kept = scoring_cache.cache_file(cache).read_bytes()
     decided = scoring_cache.decisions_file(cache).read_bytes()
     monkeypatch.setattr(scoring_cache, "_UNICODE", b"unicode 99.0.0\n")
-    assert_same(_through_cache(cache, [TABLE, lone_list]), from_nothing([TABLE, lone_list]))
+    assert_same(_through_cache(cache, lone_cut), from_nothing(lone_cut))
     assert scoring_cache.cache_file(cache).read_bytes() != kept
     assert scoring_cache.decisions_file(cache).read_bytes() != decided

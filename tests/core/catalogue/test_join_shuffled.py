@@ -45,9 +45,10 @@ def test_held_out_arxiv_list_with_decoys_and_absent_papers(held_out_case: Case) 
     and the ICML titles, plus 150 abstracts whose paper is absent (its decoys present)."""
     case = held_out_case
     got = run(case, scored_once=True)
-    present = Case(case.name, case.titles, case.abstracts[:600], case.truth[:600])
-    absent = Case(case.name, case.titles, case.abstracts[600:], case.truth[600:])
-    # The same table and abstracts: each abstract's ranking is made once for the three.
+    present, absent = case.part(slice(None, 600)), case.part(slice(600, None))
+    # The same table (its authors too) and abstracts: each abstract's ranking is made once
+    # for the three (the two parts were made without the rows' authors, a table of its
+    # own, and every abstract was ranked twice).
     on_present, on_absent = run(present, scored_once=True), run(absent, scored_once=True)
     assert on_present.wrong == 0, on_present
     assert on_present.joined_share >= 0.65, on_present
