@@ -12,7 +12,7 @@ import json
 import os
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from index_builder.atomic import write_atomic
@@ -88,14 +88,20 @@ def read_counts(folder: Path, *, changed: bool = True) -> dict[str, int]:
     data = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError("vocabulary is not a mapping")
-    counts = {str(k): int(v) for k, v in data.items()}
-    return moved(counts, read_moves(folder)) if changed else counts
+    # JSON keys are strings: the counts are checked, not converted one by one (30,000
+    # conversions were a quarter of reading the file).
+    if not all(type(count) is int for count in data.values()):
+        data = {str(k): int(v) for k, v in data.items()}
+    return moved(data, read_moves(folder)) if changed else data
 
 
-def write_counts(folder: Path, freq: dict[str, int]) -> None:
-    """Save word counts into ``folder`` (temp file, then ``os.replace``)."""
+def write_counts(folder: Path, freq: dict[str, int], words: Sequence[str] | None = None) -> None:
+    """Save word counts into ``folder`` (temp file, then ``os.replace``), in word order
+    (``words``: the words of ``freq`` sorted, when the caller has them): the reader sorts
+    the words again (:class:`Vocabulary`), which takes a tenth of the time on sorted ones."""
     tmp = folder / f".{VOCAB_FILE}.tmp"
-    tmp.write_text(json.dumps(freq, separators=(",", ":")), encoding="utf-8")
+    ordered = {word: freq[word] for word in (sorted(freq) if words is None else words)}
+    tmp.write_text(json.dumps(ordered, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, folder / VOCAB_FILE)
 
 
@@ -146,7 +152,7 @@ class Vocabulary:
 
     def save(self, folder: Path) -> None:
         """Write the vocabulary into ``folder`` (temp file, then ``os.replace``)."""
-        write_counts(folder, self.freq)
+        write_counts(folder, self.freq, self.sorted)
 
     @classmethod
     def load(cls, folder: Path) -> Vocabulary:

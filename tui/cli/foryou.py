@@ -20,8 +20,6 @@ from typing import Any
 
 from index_builder import venues
 from index_builder.model import SearchResult
-from index_builder.readinglist.dismissed import Dismissals
-from index_builder.readinglist.store import ReadingList, ReadingListError
 from tui.cli.common import add_subparser
 from tui.cli.output import dumps, echo, error
 from tui.cli.records import count, ensure_index, print_hits, report_problems, search_json
@@ -100,6 +98,10 @@ def search_json_short(result: SearchResult, **extra: Any) -> dict[str, Any]:
 
 def reading_list_ids(ctx: Context) -> tuple[frozenset[str], frozenset[str]] | None:
     """The bookmarked ids (and aliases) and the dismissed ids; ``None`` (said) on failure."""
+    # Imported here: this module is imported for every ``search``, which reads no list.
+    from index_builder.readinglist.dismissed import Dismissals
+    from index_builder.readinglist.store import ReadingList, ReadingListError
+
     path = ctx.paths.reading_list
     if not path.exists():
         return frozenset(), frozenset()

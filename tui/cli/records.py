@@ -9,15 +9,16 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from index_builder.model import Paper, SearchResult
-from index_builder.readinglist.dismissed import Dismissals
-from index_builder.readinglist.store import ReadingList, ReadingListError
 from index_builder.times import describe, event_kind, event_line, first_event, paper_events
 from tui.cli.common import add_subparser, zone_setting
 from tui.cli.output import ProgressBar, dumps, echo, error
 from tui.shared.context import Context
+
+if TYPE_CHECKING:
+    from index_builder.readinglist.store import ReadingList
 
 SORTS = ("relevance", "title", "time")
 
@@ -58,17 +59,23 @@ def count(text: str) -> int:
 
 def bookmarked_ids(ctx: Context) -> frozenset[str]:
     """Ids and aliases on the reading list, for ``is:bookmarked`` (none if it has no file)."""
-    return _list_ids(ctx, ReadingList.ids, "is:bookmarked")
+    return _list_ids(ctx, lambda store: store.ids(), "is:bookmarked")
 
 
 def dismissed_ids(ctx: Context) -> frozenset[str]:
     """Ids dismissed from For you, for ``is:dismissed`` (none if the list has no file)."""
+    from index_builder.readinglist.dismissed import Dismissals
+
     return _list_ids(ctx, lambda store: Dismissals(store).ids(), "is:dismissed")
 
 
 def _list_ids(
     ctx: Context, read: Callable[[ReadingList], frozenset[str]], what: str
 ) -> frozenset[str]:
+    # Imported here: a search names neither list unless it asks for ``is:`` (the reading
+    # list's modules and SQLite were a twentieth of a search's imports).
+    from index_builder.readinglist.store import ReadingList, ReadingListError
+
     path = ctx.paths.reading_list
     if not path.exists():
         return frozenset()

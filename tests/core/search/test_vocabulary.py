@@ -1,11 +1,21 @@
-"""The vocabulary's near words ("did you mean"): the cheap letter bound never drops a word."""
+"""The vocabulary's near words ("did you mean"): the cheap letter bound never drops a word;
+its counts are written in word order and read back whole."""
 
 from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index_builder.search.vocabulary import Vocabulary, edit_distance, foreign_letters
+from index_builder.search.vocabulary import (
+    VOCAB_FILE,
+    Vocabulary,
+    edit_distance,
+    foreign_letters,
+)
 
 LETTERS = st.text(alphabet="abcdeéxyz4", min_size=1, max_size=9)
 
@@ -58,3 +68,20 @@ def test_containing_ranks_by_frequency_and_keeps_ends_apart() -> None:
         ["aesformer", "former", "formers", "or", "transform", "transformer"]
     )  # "or" is a function word, kept only as the word typed
     assert vocab.containing("zz", 3) == ([], False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(LETTERS, st.integers(1, 50), max_size=30), st.booleans())
+def test_the_counts_are_written_in_word_order_and_read_back(
+    freq: dict[str, int], strings: bool
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        Vocabulary(freq).save(folder)
+        text = (folder / VOCAB_FILE).read_text(encoding="utf-8")
+        assert list(json.loads(text)) == sorted(freq)
+        if strings:  # counts written as strings (not by this code) are still read as before
+            (folder / VOCAB_FILE).write_text(json.dumps({k: str(v) for k, v in freq.items()}))
+        loaded = Vocabulary.load(folder)
+        assert loaded.freq == freq and loaded.sorted == sorted(freq)
+        assert all(type(count) is int for count in loaded.freq.values())
