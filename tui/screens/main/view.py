@@ -18,7 +18,6 @@ from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from index_builder.model import Paper, SearchResult, SortKey
 from tui.lifecycle.loading import Loader, Preload
@@ -34,6 +33,7 @@ from tui.screens.main.searching import FOR_YOU, Searcher
 from tui.screens.main.start_up import StartUp
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
+from tui.widgets.keys_footer import KeysFooter
 from tui.widgets.paper_view import PaperView
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
@@ -78,7 +78,7 @@ class MainView(Screen[None]):
             yield ResultList(id="results")
             yield PaperView(id="view")
         yield StatusBar(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def show_times_in(self, setting: str) -> None:
         """Session times in ``setting``'s zone: the paper view, and rows sorted by time."""

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual.widgets import ContentSwitcher, DataTable, Static
 from textual.worker import Worker
 
 from index_builder.model import Paper
@@ -43,6 +43,7 @@ from tui.screens.reading_list.rows import (
 from tui.screens.reading_list.sessions import PlanTable, Sessions, attempt
 from tui.screens.reading_list.watch import ChangeWatch, ListChanged
 from tui.shared.config import ZOTERO_URL
+from tui.widgets.keys_footer import KeysFooter
 
 SORTS = ("time", "added", "title", "status")
 """``time``: by each paper's next presentation (the Next column), the first order."""
@@ -122,7 +123,7 @@ class ReadingListScreen(Screen[str | None]):
             yield DataTable(id="rl-table", cursor_type="row", zebra_stripes=True)
             yield PlanTable(id="rl-sessions", cursor_type="row", show_header=False)
         yield Static(id="rl-note")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         """Set up the columns and load the bookmarks."""
