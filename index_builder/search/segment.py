@@ -44,6 +44,7 @@ from index_builder.search.blocks import (
     term_info,
     write_hashes,
 )
+from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
 
@@ -53,8 +54,6 @@ Items = list[tuple[str, int, float, bytes]]
 """A field value's terms: ``(term, frequency, weight, encoded value)``."""
 Encoded = list[Term]
 """A field's encoded terms, in term order."""
-PerDoc = tuple[tuple[str, Any, int], ...]
-"""A document's fields: ``(name, stored value or None, length)``."""
 Progress = Callable[[int, int], None]
 
 
@@ -67,7 +66,8 @@ class Gathered:
     """A share of the documents, ready to write: per-document values, encoded terms, words."""
 
     docbase: int
-    docs: list[PerDoc]
+    docs: list[DocValues]
+    """The documents' stored fields and lengths, consecutive parts from ``docbase``."""
     terms: dict[str, Encoded]
     words: Counter[str]
     """How many of these documents use each word of the combined field (the vocabulary)."""
@@ -105,14 +105,14 @@ class SegmentBuilder:
         self.docbase = docbase
         self.columns = TextColumns(stemmed, combined[0] if combined else "", PART_BOOSTS)
         self.terms: dict[str, dict[str, Postings]] = {}
-        self.docs: list[PerDoc] = []
+        self.docs = DocValues(docbase)
         self._generic: dict[tuple[str, str], Items] = {}
 
     # -- gathering ---------------------------------------------------------------------
 
     def add(self, doc: dict[str, str]) -> None:
         """Gather one document (field name -> value), as ``writer.add_document(**doc)``."""
-        docnum = self.docbase + len(self.docs)
+        docnum = self.docbase + self.docs.count
         columns = self.columns
         tokenized: dict[str, tuple[list[int], Any]] = {}
 
@@ -122,7 +122,8 @@ class SegmentBuilder:
                 found = tokenized[value] = columns.words(value)
             return found
 
-        per_doc = []
+        stored: dict[str, str] = {}
+        lengths: list[tuple[str, int]] = []
         for name in sorted(doc):
             value = doc[name]
             if value is None or name.startswith("_"):
@@ -138,8 +139,11 @@ class SegmentBuilder:
                 length = sum(item[1] for item in items) if field.scorable else 0
                 if items:
                     self._post(name, docnum, items, length_to_byte(length))
-            per_doc.append((name, value if field.stored else None, length))
-        self.docs.append(tuple(per_doc))
+            if field.stored:
+                stored[name] = value
+            if length:
+                lengths.append((name, length))
+        self.docs.add(stored, lengths)
 
     def _post(self, name: str, docnum: int, items: Items, length_byte: int) -> None:
         terms = self.terms.get(name)
@@ -192,14 +196,14 @@ class SegmentBuilder:
                 for text, a, b in zip(texts, starts, ends, strict=True)
             ]  # fmt: skip
         words = columns.vocabulary() if columns.combined else Counter[str]()
-        return Gathered(self.docbase, self.docs, dict(sorted(terms.items())), words)
+        return Gathered(self.docbase, [self.docs], dict(sorted(terms.items())), words)
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:
     """Two consecutive shares as one: a term in both gets the second's blocks after the first's.
 
     Consumes the shares' terms (field by field, so that they are not held twice)."""
-    if second.docbase != first.docbase + len(first.docs):
+    if second.docbase != first.docbase + sum(part.count for part in first.docs):
         raise ValueError("the shares are not consecutive")
     terms: dict[str, Encoded] = {}
     for name in sorted(first.terms.keys() | second.terms.keys()):
@@ -223,17 +227,14 @@ def join(first: Gathered, second: Gathered) -> Gathered:
     return Gathered(first.docbase, first.docs + second.docs, terms, first.words + second.words)
 
 
-def write_docs(writer: Any, docs: list[PerDoc]) -> None:
-    """Write the per-document values (stored id, field lengths) of the next documents."""
-    schema = writer.schema
-    perdoc = writer.perdocwriter
-    for fields in docs:
-        perdoc.start_doc(writer.docnum)
-        for name, stored, length in fields:
-            perdoc.add_field(name, schema[name], stored, length)
-        perdoc.finish_doc()
-        writer.docnum += 1
-        writer._added = True
+def write_docs(writer: Any, docs: list[DocValues]) -> None:
+    """Write the per-document values (stored id, field lengths) of the parts of ``docs``
+    not written yet (a part is written whole, from the writer's next document)."""
+    for part in docs:
+        if part.docbase >= writer.docnum:
+            write_values(writer, part)
+        elif part.docbase + part.count > writer.docnum:
+            raise ValueError("a part of these documents was written in part")
 
 
 def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> None:
@@ -241,9 +242,9 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
 
     Its documents are written from the writer's next one (:func:`write_docs` may have
     written the first ones already). ``progress(done, total)`` counts terms written."""
-    if gathered.docbase + len(gathered.docs) < writer.docnum:
+    if gathered.docbase > writer.docnum:
         raise ValueError("these documents do not follow those written")
-    write_docs(writer, gathered.docs[writer.docnum - gathered.docbase :])
+    write_docs(writer, gathered.docs)
     fieldwriter = writer.fieldwriter
     postfile, table = fieldwriter._postfile, fieldwriter._tindex
     fieldmap = fieldwriter._fieldmap
