@@ -1,12 +1,11 @@
-"""The codec's posting blocks and term rows, written without the codec's per-posting calls.
+"""The codec's posting blocks, written without the codec's per-posting calls.
 
 A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` writes them
 (:func:`encode_term`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
 postings, each a length (negative for the last), a pickled info tuple and the pickled,
 zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
-the same term end to end (a list's blocks may have any sizes), :func:`add_rows` adds many
-rows to the terms table at once and :func:`write_hashes` writes its hash tables. Used by
-:mod:`index_builder.search.segment`.
+the same term end to end (a list's blocks may have any sizes). Used by
+:mod:`index_builder.search.segment`; the terms table is :mod:`~.term_table`'s.
 """
 
 from __future__ import annotations
@@ -14,15 +13,12 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
-from hashlib import md5
-from itertools import starmap
 from operator import sub
 from pickle import dumps
 from typing import Any
 
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
-from whoosh.filedb.filetables import md5_hash
-from whoosh.system import _INT_SIZE, pack_int, pack_long, pack_uint, unpack_int
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
+from whoosh.system import _INT_SIZE, pack_int, pack_uint, unpack_int
 
 TermStats = tuple[float, int, int, int, float, int, int, int]
 """A term's statistics as its term info holds them (total weight, document frequency,
@@ -43,12 +39,7 @@ twice as large as protocol 4's byte strings. The codec's reader unpickles any pr
 so the values read are the same; the block's info tuple (numbers only) keeps protocol 2."""
 _SMALL_BLOCK = 100
 """A pickled block shorter than this is stored as it is (zlib saves a few bytes at most)."""
-TERM_INFO = W3TermInfo._struct
 _FLOAT32 = struct.Struct("f")
-_ROW_LENGTHS = struct.Struct("!ii")
-"""A hash table row's key and value lengths (``whoosh.filedb.filetables``)."""
-_POINTER = struct.Struct("!Iq")
-"""A hash table slot: a key's hash and where its row starts (``filetables._pointer``)."""
 
 
 Postings = list[Any]
@@ -221,52 +212,3 @@ def join_terms(
         len(head) + last_b - len(WHOOSH3_HEADER_MAGIC),
     )
     return tbytes, data, stats
-
-
-def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
-    """``OrderedHashWriter.add`` for many rows, in one write: keys must increase."""
-    dbfile = table.dbfile
-    position = dbfile.tell()
-    hashfn, buckets, index, last = table.hashfn, table.buckets, table.index, table.lastkey
-    if hashfn is md5_hash:  # the same number, without a hex string in between
-        hashfn = _md5_low32
-    chunks: list[bytes] = []
-    for key, value in rows:
-        if key <= last:
-            raise ValueError(f"keys must increase: {last!r}..{key!r}")
-        index.append(position)
-        h = hashfn(key)
-        buckets[h & 255].append((h, position))
-        chunks += (_ROW_LENGTHS.pack(len(key), len(value)), key, value)
-        position += _ROW_LENGTHS.size + len(key) + len(value)
-        last = key
-    dbfile.write(b"".join(chunks))
-    table.lastkey = last
-
-
-def write_hashes(table: Any) -> None:
-    """``HashWriter._write_hashes``, the 256 hash tables written when the terms table
-    closes: the same slots (linear probing from the same start), one write a table
-    instead of one a slot (200,000 writes at 6,630 papers)."""
-    dbfile = table.dbfile
-    null = (0, 0)  # never a row: no row starts at position 0 (the header is there)
-    for entries in table.buckets:
-        numslots = 2 * len(entries)
-        table.directory.append((dbfile.tell(), numslots))
-        slots = [null] * numslots
-        for entry in entries:
-            slot = (entry[0] >> 8) % numslots
-            while slots[slot] is not null:
-                slot = (slot + 1) % numslots
-            slots[slot] = entry
-        dbfile.write(b"".join(starmap(_POINTER.pack, slots)))
-
-
-def _md5_low32(key: bytes) -> int:
-    """``filetables.md5_hash``: the low 32 bits of the key's MD5, read from its bytes."""
-    return int.from_bytes(md5(key, usedforsecurity=False).digest()[-4:], "big")
-
-
-def term_info(stats: TermStats, offset: int, length: int) -> bytes:
-    """The term info row of a term whose blocks are ``length`` bytes at ``offset``."""
-    return TERM_INFO.pack(False, *stats[:7]) + pack_long(offset) + pack_int(length)

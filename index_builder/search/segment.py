@@ -34,19 +34,11 @@ from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import length_to_byte
 
-from index_builder.search.blocks import (
-    Postings,
-    Term,
-    add_rows,
-    encode_columns,
-    encode_term,
-    join_terms,
-    term_info,
-    write_hashes,
-)
+from index_builder.search.blocks import Postings, Term, encode_columns, encode_term, join_terms
 from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
+from index_builder.search.term_table import INFO_SIZE, add_rows, term_infos, write_hashes
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
@@ -254,12 +246,11 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
         if not terms:
             continue
         prefix = pack_ushort(fieldmap.setdefault(name, len(fieldmap)))
-        rows = []
-        for tbytes, data, stats in terms:
-            rows.append((prefix + tbytes, term_info(stats, offset, len(data))))
-            offset += len(data)
-        postfile.write(b"".join(data for _, data, _ in terms))
-        add_rows(table, rows)
+        tbytes, data, stats = zip(*terms, strict=True)
+        sizes = list(map(len, data))
+        add_rows(table, [prefix + t for t in tbytes], term_infos(stats, offset, sizes), INFO_SIZE)
+        postfile.write(b"".join(data))
+        offset += sum(sizes)
         done += len(terms)
         if progress:
             progress(done, total)
