@@ -191,6 +191,9 @@ def _mini_values(values: list[bytes], fixed_size: int | None) -> Any:
     return b"".join(values)
 
 
+_MAGIC_SIZE = len(WHOOSH3_HEADER_MAGIC)
+
+
 def join_terms(
     first: tuple[bytes, bytes, TermStats], second: tuple[bytes, bytes, TermStats]
 ) -> tuple[bytes, bytes, TermStats]:
@@ -198,17 +201,17 @@ def join_terms(
     _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b) = second
     # The first list's last block is no longer last: its length turns positive. The
     # second list's header tag is dropped (a posting list has one).
-    size = -unpack_int(data_a[last_a : last_a + _INT_SIZE])[0]
-    head = data_a[:last_a] + pack_int(size) + data_a[last_a + _INT_SIZE :]
-    data = head + data_b[len(WHOOSH3_HEADER_MAGIC) :]
+    cut = last_a + _INT_SIZE
+    size = -unpack_int(data_a[last_a:cut])[0]
+    data = b"".join((data_a[:last_a], pack_int(size), data_a[cut:], data_b[_MAGIC_SIZE:]))
     stats = (
         weight_a + weight_b,
         df_a + df_b,
-        min(min_a, min_b),
-        max(max_a, max_b),
-        max(top_a, top_b),
+        min_a if min_a < min_b else min_b,
+        max_a if max_a > max_b else max_b,
+        top_a if top_a >= top_b else top_b,
         first_id,
         last_id,
-        len(head) + last_b - len(WHOOSH3_HEADER_MAGIC),
+        len(data_a) + last_b - _MAGIC_SIZE,
     )
     return tbytes, data, stats

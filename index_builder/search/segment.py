@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from whoosh.formats import Frequency, Positions
@@ -199,24 +200,21 @@ def join(first: Gathered, second: Gathered) -> Gathered:
         raise ValueError("the shares are not consecutive")
     terms: dict[str, Encoded] = {}
     for name in sorted(first.terms.keys() | second.terms.keys()):
-        mine, theirs = first.terms.pop(name, []), second.terms.pop(name, [])
-        merged: Encoded = []
-        i = j = 0
-        while i < len(mine) and j < len(theirs):
-            if mine[i][0] < theirs[j][0]:
-                merged.append(mine[i])
-                i += 1
-            elif theirs[j][0] < mine[i][0]:
-                merged.append(theirs[j])
-                j += 1
-            else:
-                merged.append(join_terms(mine[i], theirs[j]))
-                i += 1
-                j += 1
-        merged += mine[i:]
-        merged += theirs[j:]
-        terms[name] = merged
-    return Gathered(first.docbase, first.docs + second.docs, terms, first.words + second.words)
+        terms[name] = _join_field(first.terms.pop(name, []), second.terms.pop(name, []))
+    words = first.words.copy()
+    words.update(second.words)  # all counts positive: what `+` gives, without its filter
+    return Gathered(first.docbase, first.docs + second.docs, terms, words)
+
+
+def _join_field(mine: Encoded, theirs: Encoded) -> Encoded:
+    """A field's terms of two shares in term order, a term in both joined (each list is in
+    term order: the sort merges two runs, in C)."""
+    later = dict(zip(map(itemgetter(0), theirs), theirs, strict=True))
+    both = later.keys() & set(map(itemgetter(0), mine))
+    merged = [join_terms(term, later.pop(term[0])) if term[0] in both else term for term in mine]
+    merged += later.values()
+    merged.sort(key=itemgetter(0))
+    return merged
 
 
 def write_docs(writer: Any, docs: list[DocValues]) -> None:
