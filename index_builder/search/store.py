@@ -220,7 +220,9 @@ class IndexStore:
         vectors = VectorJob(self.papers, folder, kept)  # on the other core meanwhile
         try:
             vectors.start()
-            words = parallel.build(writer, PaperDocs(self.papers), folder, progress)
+            words = parallel.build(
+                writer, PaperDocs(self.papers), folder, progress, gathered=vectors.release
+            )
             vectors.finish()
             if kept is None:
                 kept_vectors.save_key(folder, inputs, vectors.stats)

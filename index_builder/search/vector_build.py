@@ -15,10 +15,18 @@ and the Whoosh build's (:mod:`~index_builder.search.parallel`) would start with 
 The same worker then writes the index's manifest (:func:`~.in_place.save_manifest`: each
 paper's digest and combined text, 0.4 s at 6,630 papers), which the Whoosh build would
 otherwise write after its own work: the vectors take less time than the Whoosh build.
+
+The worker is forked first but waits until a share of the Whoosh build is gathered
+(:meth:`VectorJob.release`, called by :func:`~.parallel.build` in the process whose share
+is done). Two cores ran three processes before: the vectors slowed both shares, and the
+build's last, serial step (the shares joined, the segment written) left a core idle.
+Now the vectors use that core.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import resource
 import time
 from collections.abc import Sequence
@@ -90,22 +98,50 @@ class VectorJob:
         self.stats: dict[str, float] = {}
         """What :func:`write_vectors` reported (``seconds``, ``peak_mb``, ``features``)."""
         self._worker: _Worker | None = None
+        self._go: int | None = None
+        """The pipe whose first byte (or end) lets the worker start."""
 
     def start(self) -> None:
-        """Fork the worker where that is safe (else :meth:`finish` does the work)."""
+        """Fork the worker where that is safe (else :meth:`finish` does the work); it
+        starts on :meth:`release`, or once every process that could release it is done."""
         if can_fork() and len(self.papers) > 1:
             give_back_freed()
             worker = _Worker(self.folder)
             worker.path = self.folder / ".vectors-worker.pickle"
             papers, folder, kept = self.papers, self.folder, self.kept
-            worker.start(lambda: write_vectors_and_manifest(papers, folder, kept))
+            wait, self._go = os.pipe()
+            go = self._go
+
+            def work() -> dict[str, float]:
+                os.close(go)  # its own copy: the pipe ends when the build's are closed
+                os.read(wait, 1)
+                return write_vectors_and_manifest(papers, folder, kept)
+
+            try:
+                worker.start(work)
+            finally:
+                os.close(wait)
             self._worker = worker
+
+    def release(self) -> None:
+        """Let the worker start (from this process or one forked from it since :meth:`start`)."""
+        if self._go is not None:
+            with contextlib.suppress(OSError):  # the worker is gone: finish() sees it
+                os.write(self._go, b"1")
+
+    def _close(self) -> None:
+        if self._go is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._go)
+            self._go = None
 
     def finish(self) -> None:
         """Wait for the worker; write the vectors and the manifest here when it failed or
         never ran."""
         from index_builder.search.in_place import MANIFEST
 
+        self.release()
+        self._close()
         worker, self._worker = self._worker, None
         stats = worker.result() if worker is not None else None
         made = all((self.folder / name).is_file() for name in (VECTORS_FILE, MANIFEST))
@@ -115,6 +151,7 @@ class VectorJob:
 
     def stop(self) -> None:
         """Kill the worker (the build was interrupted or failed)."""
+        self._close()
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
