@@ -24,8 +24,9 @@ TermStats = tuple[float, int, int, int, float, int, int, int]
 """A term's statistics as its term info holds them (total weight, document frequency,
 least and greatest length byte, greatest weight, first and last document number), then
 where its last block starts in its encoded blocks."""
-Term = tuple[bytes, bytes, TermStats]
-"""An encoded term: ``(term bytes, posting blocks, statistics)``."""
+Term = tuple[bytes, bytes, TermStats, int]
+"""An encoded term: ``(term bytes, posting blocks, statistics, hash)``, the hash that of
+its key in the terms table (:func:`~index_builder.search.term_table.key_hashes`)."""
 
 BLOCK_LIMIT = 128
 """Postings per block, as the codec's default (``W3Codec(blocklimit=128)``)."""
@@ -194,11 +195,9 @@ def _mini_values(values: list[bytes], fixed_size: int | None) -> Any:
 _MAGIC_SIZE = len(WHOOSH3_HEADER_MAGIC)
 
 
-def join_terms(
-    first: tuple[bytes, bytes, TermStats], second: tuple[bytes, bytes, TermStats]
-) -> tuple[bytes, bytes, TermStats]:
-    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a) = first
-    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b) = second
+def join_terms(first: Term, second: Term) -> Term:
+    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a), key = first
+    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b), _ = second
     # The first list's last block is no longer last: its length turns positive. The
     # second list's header tag is dropped (a posting list has one).
     cut = last_a + _INT_SIZE
@@ -214,4 +213,4 @@ def join_terms(
         last_id,
         len(data_a) + last_b - _MAGIC_SIZE,
     )
-    return tbytes, data, stats
+    return tbytes, data, stats, key

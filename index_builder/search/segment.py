@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from whoosh.filedb.filetables import md5_hash
 from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import length_to_byte
@@ -39,7 +40,13 @@ from index_builder.search.blocks import Postings, Term, encode_columns, encode_t
 from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
-from index_builder.search.term_table import INFO_SIZE, add_rows, term_infos, write_hashes
+from index_builder.search.term_table import (
+    INFO_SIZE,
+    add_rows,
+    key_hashes,
+    term_infos,
+    write_hashes,
+)
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
@@ -64,6 +71,9 @@ class Gathered:
     terms: dict[str, Encoded]
     words: Counter[str]
     """How many of these documents use each word of the combined field (the vocabulary)."""
+    numbers: dict[str, int]
+    """The field number each field's terms were hashed with (-1: another for some);
+    the segment numbers its fields with terms in name order (:func:`numbered`)."""
 
 
 class SegmentBuilder:
@@ -171,7 +181,7 @@ class SegmentBuilder:
             fixed_size = self.schema[name].format.fixed_value_size()
             postings = self.terms.pop(name)
             terms[name] = [
-                (tbytes, *encode_term(postings[term], fixed_size))
+                (tbytes, *encode_term(postings[term], fixed_size), 0)
                 for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
             ]
         columns = self.columns
@@ -185,11 +195,23 @@ class SegmentBuilder:
             terms[name] = [
                 (text.encode("utf-8"), *encode_columns(
                     ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
-                ))
+                ), 0)
                 for text, a, b in zip(texts, starts, ends, strict=True)
             ]  # fmt: skip
         words = columns.vocabulary() if columns.combined else Counter[str]()
-        return Gathered(self.docbase, [self.docs], dict(sorted(terms.items())), words)
+        terms = dict(sorted(terms.items()))
+        numbers = numbered(terms)
+        for name, number in numbers.items():  # hashed here, on a share's core
+            found = terms[name]
+            hashes = key_hashes(pack_ushort(number), [term[0] for term in found])
+            terms[name] = [(*term[:3], h) for term, h in zip(found, hashes, strict=True)]
+        return Gathered(self.docbase, [self.docs], terms, words, numbers)
+
+
+def numbered(terms: dict[str, Encoded]) -> dict[str, int]:
+    """The number of each field that has terms, as a new segment numbers them (in the
+    order they are written: by name)."""
+    return {name: k for k, name in enumerate(sorted(n for n, found in terms.items() if found))}
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:
@@ -203,7 +225,11 @@ def join(first: Gathered, second: Gathered) -> Gathered:
         terms[name] = _join_field(first.terms.pop(name, []), second.terms.pop(name, []))
     words = first.words.copy()
     words.update(second.words)  # all counts positive: what `+` gives, without its filter
-    return Gathered(first.docbase, first.docs + second.docs, terms, words)
+    numbers: dict[str, int] = {}
+    for name in terms:  # the number both shares hashed a field's terms with, or -1
+        found = {first.numbers.get(name, -2), second.numbers.get(name, -2)} - {-2}
+        numbers[name] = found.pop() if len(found) == 1 else -1
+    return Gathered(first.docbase, first.docs + second.docs, terms, words, numbers)
 
 
 def _join_field(mine: Encoded, theirs: Encoded) -> Encoded:
@@ -238,15 +264,19 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
     fieldwriter = writer.fieldwriter
     postfile, table = fieldwriter._postfile, fieldwriter._tindex
     fieldmap = fieldwriter._fieldmap
+    hashed = table.hashfn is md5_hash  # the hashes of the shares are md5_hash's
     offset = postfile.tell()
     total, done = sum(len(terms) for terms in gathered.terms.values()), 0
     for name, terms in sorted(gathered.terms.items()):
         if not terms:
             continue
-        prefix = pack_ushort(fieldmap.setdefault(name, len(fieldmap)))
-        tbytes, data, stats = zip(*terms, strict=True)
+        number = fieldmap.setdefault(name, len(fieldmap))
+        prefix = pack_ushort(number)
+        tbytes, data, stats, hashes = zip(*terms, strict=True)
         sizes = list(map(len, data))
-        add_rows(table, [prefix + t for t in tbytes], term_infos(stats, offset, sizes), INFO_SIZE)
+        keys = [prefix + t for t in tbytes]
+        known = list(hashes) if hashed and gathered.numbers.get(name) == number else None
+        add_rows(table, keys, term_infos(stats, offset, sizes), INFO_SIZE, known)
         postfile.write(b"".join(data))
         offset += sum(sizes)
         done += len(terms)

@@ -57,9 +57,18 @@ def term_infos(stats: Sequence[Sequence[float]], offset: int, lengths: Sequence[
     return rows.tobytes()
 
 
-def add_rows(table: Any, keys: list[bytes], values: bytes, size: int) -> None:
+def key_hashes(prefix: bytes, terms: Sequence[bytes]) -> list[int]:
+    """The hash (``filetables.md5_hash``) of each term's key in the terms table: its
+    field's number (``prefix``), then its bytes."""
+    return [_md5_low32(prefix + term) for term in terms]
+
+
+def add_rows(
+    table: Any, keys: list[bytes], values: bytes, size: int, hashes: list[int] | None = None
+) -> None:
     """``OrderedHashWriter.add`` of each key with its value (``size`` bytes each, one
-    after the other in ``values``), in one write: keys must increase."""
+    after the other in ``values``), in one write: keys must increase. ``hashes``: each
+    key's hash by the table's function, when known (:func:`key_hashes`)."""
     import numpy as np
 
     count = len(keys)
@@ -86,12 +95,11 @@ def add_rows(table: Any, keys: list[bytes], values: bytes, size: int) -> None:
     out[value_starts[:, None] + np.arange(size)] = np.frombuffer(values, np.uint8).reshape(
         count, size
     )
-    positions = (dbfile.tell() + starts).tolist()
-    hashfn = _md5_low32 if table.hashfn is md5_hash else table.hashfn
-    hashes = list(map(hashfn, keys))
-    buckets = table.buckets
-    for h, position in zip(hashes, positions, strict=True):
-        buckets[h & 255].append((h, position))
+    positions = dbfile.tell() + starts
+    if hashes is None:
+        hashes = list(map(_md5_low32 if table.hashfn is md5_hash else table.hashfn, keys))
+    _add_to_buckets(table.buckets, np.array(hashes, dtype=np.int64), positions)
+    positions = positions.tolist()
     index = table.index
     try:
         index.array.fromlist(positions)  # unchanged when one does not fit its type
@@ -99,6 +107,19 @@ def add_rows(table: Any, keys: list[bytes], values: bytes, size: int) -> None:
         index.extend(positions)  # one at a time, its type widened as needed
     dbfile.write(out.tobytes())
     table.lastkey = keys[-1]
+
+
+def _add_to_buckets(buckets: list[list[tuple[int, int]]], hashes: Any, positions: Any) -> None:
+    """Each ``(hash, position)`` appended to the bucket of its hash's low byte, in order."""
+    import numpy as np
+
+    low = hashes & 255
+    order = np.argsort(low, kind="stable")
+    bounds = np.searchsorted(low[order], np.arange(257)).tolist()
+    hashes, positions = hashes[order].tolist(), positions[order].tolist()
+    for bucket, lo, hi in zip(buckets, bounds, bounds[1:], strict=False):
+        if hi > lo:
+            bucket.extend(zip(hashes[lo:hi], positions[lo:hi], strict=True))
 
 
 def write_hashes(table: Any) -> None:
