@@ -56,6 +56,22 @@ def write_vectors_and_manifest(
     return stats
 
 
+def vectors_of_build(
+    papers: Sequence[Paper], folder: Path, old_index: Path | None
+) -> dict[str, float]:
+    """The vectors and manifest of a full build into ``folder``: the vectors of
+    ``old_index`` kept when they were made from the same inputs (:mod:`~.kept_vectors`),
+    else fitted, with the key that lets the next build keep them."""
+    from index_builder.search import kept_vectors
+
+    inputs = kept_vectors.inputs_digest(papers)
+    kept = kept_vectors.keep(old_index, folder, inputs) if old_index is not None else None
+    stats = write_vectors_and_manifest(papers, folder, kept)
+    if kept is None:
+        kept_vectors.save_key(folder, inputs, stats)
+    return stats
+
+
 def write_vectors(papers: Sequence[Paper], folder: Path) -> dict[str, float]:
     """Compute and save the vectors of ``papers`` in ``folder``; the seconds and peak MB."""
     from index_builder.vectors.storage import save
@@ -89,12 +105,12 @@ class VectorJob:
     running here."""
 
     def __init__(
-        self, papers: Sequence[Paper], folder: Path, kept: dict[str, float] | None = None
+        self, papers: Sequence[Paper], folder: Path, old_index: Path | None = None
     ) -> None:
         self.papers = papers
         self.folder = Path(folder)
-        self.kept = kept
-        """The stats of vectors already in ``folder`` (only the manifest is written)."""
+        self.old_index = old_index
+        """The index whose vectors are kept when made from the same inputs."""
         self.stats: dict[str, float] = {}
         """What :func:`write_vectors` reported (``seconds``, ``peak_mb``, ``features``)."""
         self._worker: _Worker | None = None
@@ -108,14 +124,14 @@ class VectorJob:
             give_back_freed()
             worker = _Worker(self.folder)
             worker.path = self.folder / ".vectors-worker.pickle"
-            papers, folder, kept = self.papers, self.folder, self.kept
+            papers, folder, old_index = self.papers, self.folder, self.old_index
             wait, self._go = os.pipe()
             go = self._go
 
             def work() -> dict[str, float]:
                 os.close(go)  # its own copy: the pipe ends when the build's are closed
                 os.read(wait, 1)
-                return write_vectors_and_manifest(papers, folder, kept)
+                return vectors_of_build(papers, folder, old_index)
 
             try:
                 worker.start(work)
@@ -146,7 +162,7 @@ class VectorJob:
         stats = worker.result() if worker is not None else None
         made = all((self.folder / name).is_file() for name in (VECTORS_FILE, MANIFEST))
         if stats is None or not made:
-            stats = write_vectors_and_manifest(self.papers, self.folder, self.kept)
+            stats = vectors_of_build(self.papers, self.folder, self.old_index)
         self.stats = stats
 
     def stop(self) -> None:
