@@ -15,7 +15,9 @@ one pickled value, and a block's postings are pickled with protocol 4, not 2
 (:data:`~index_builder.search.blocks.BLOCK_PROTOCOL`).
 
 Two builders can split a build by documents (:mod:`index_builder.search.parallel`): each
-gathers and encodes its share (``docbase`` numbers the second one's documents), and
+gathers and encodes its share (``docbase`` numbers the second one's documents), makes its
+documents' stored fields and lengths (:mod:`~index_builder.search.doc_values`) and hashes
+its terms' keys for the terms table (:mod:`~index_builder.search.term_table`), and
 :func:`join` puts a term's two posting lists end to end, block lists being allowed any
 block sizes. Fast paths cover this schema's analyzers
 (:class:`SearchTokenizer` with positions, :class:`CombinedTokenizer` with frequencies);
