@@ -61,7 +61,7 @@ def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, Term
     """One term's blocks as the codec writes them, and its statistics."""
     if len(postings) == FIELDS_PER_POSTING:  # half the terms: the same bytes, without the loop
         docnum, weight, value, length = postings
-        return _encode_single(docnum, weight, value, length, fixed_size)
+        return encode_single(docnum, weight, value, length, fixed_size)
     ids, weights = postings[0::4], postings[1::4]
     return encode_columns(ids, weights, postings[2::4], postings[3::4], fixed_size)
 
@@ -77,7 +77,7 @@ def encode_columns(
     and length bytes, in document order)."""
     count = len(ids)
     if count == 1:
-        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
+        return encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
     if count <= BLOCK_LIMIT:
         return _encode_one_block(ids, weights, values, lengths, fixed_size)
     out = [WHOOSH3_HEADER_MAGIC]
@@ -155,10 +155,10 @@ def _encode_one_block(
     return b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data)), stats
 
 
-def _encode_single(
+def encode_single(
     docnum: int, weight: float, value: bytes, length: int, fixed_size: int | None
 ) -> tuple[bytes, TermStats]:
-    """:func:`encode_term` of a term in one document (small: never compressed)."""
+    """:func:`encode_term` of a term in one document (small: rarely compressed)."""
     weight32 = _FLOAT32.unpack(_FLOAT32.pack(weight))[0]
     if fixed_size is None or fixed_size < 0:
         mini_value: Any = (value,) if value else ()

@@ -38,7 +38,14 @@ from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import length_to_byte
 
-from index_builder.search.blocks import Postings, Term, encode_columns, encode_term, join_terms
+from index_builder.search.blocks import (
+    Postings,
+    Term,
+    encode_columns,
+    encode_single,
+    encode_term,
+    join_terms,
+)
 from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
@@ -195,8 +202,12 @@ class SegmentBuilder:
             fixed_size = fmt.fixed_value_size()
             ends = [*starts[1:], len(ids)]
             terms[name] = [
-                (text.encode("utf-8"), *encode_columns(
-                    ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
+                (text.encode("utf-8"), *(
+                    encode_single(ids[a], weights[a], values[a], lengths[a], fixed_size)
+                    if b - a == 1  # most terms: no slices
+                    else encode_columns(
+                        ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
+                    )
                 ), 0)
                 for text, a, b in zip(texts, starts, ends, strict=True)
             ]  # fmt: skip
