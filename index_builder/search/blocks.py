@@ -1,12 +1,11 @@
-"""The codec's posting blocks and term rows, written without the codec's per-posting calls.
+"""The codec's posting blocks, written without the codec's per-posting calls.
 
 A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` writes them
 (:func:`encode_term`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
 postings, each a length (negative for the last), a pickled info tuple and the pickled,
 zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
-the same term end to end (a list's blocks may have any sizes), :func:`add_rows` adds many
-rows to the terms table at once and :func:`write_hashes` writes its hash tables. Used by
-:mod:`index_builder.search.segment`.
+the same term end to end (a list's blocks may have any sizes). Used by
+:mod:`index_builder.search.segment`; the terms table is :mod:`~.term_table`'s.
 """
 
 from __future__ import annotations
@@ -14,22 +13,20 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
-from hashlib import md5
-from itertools import starmap
 from operator import sub
 from pickle import dumps
 from typing import Any
 
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
-from whoosh.filedb.filetables import md5_hash
-from whoosh.system import _INT_SIZE, pack_int, pack_long, pack_uint, unpack_int
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
+from whoosh.system import _INT_SIZE, pack_int, pack_uint, unpack_int
 
 TermStats = tuple[float, int, int, int, float, int, int, int]
 """A term's statistics as its term info holds them (total weight, document frequency,
 least and greatest length byte, greatest weight, first and last document number), then
 where its last block starts in its encoded blocks."""
-Term = tuple[bytes, bytes, TermStats]
-"""An encoded term: ``(term bytes, posting blocks, statistics)``."""
+Term = tuple[bytes, bytes, TermStats, int]
+"""An encoded term: ``(term bytes, posting blocks, statistics, hash)``, the hash that of
+its key in the terms table (:func:`~index_builder.search.term_table.key_hashes`)."""
 
 BLOCK_LIMIT = 128
 """Postings per block, as the codec's default (``W3Codec(blocklimit=128)``)."""
@@ -43,12 +40,7 @@ twice as large as protocol 4's byte strings. The codec's reader unpickles any pr
 so the values read are the same; the block's info tuple (numbers only) keeps protocol 2."""
 _SMALL_BLOCK = 100
 """A pickled block shorter than this is stored as it is (zlib saves a few bytes at most)."""
-TERM_INFO = W3TermInfo._struct
 _FLOAT32 = struct.Struct("f")
-_ROW_LENGTHS = struct.Struct("!ii")
-"""A hash table row's key and value lengths (``whoosh.filedb.filetables``)."""
-_POINTER = struct.Struct("!Iq")
-"""A hash table slot: a key's hash and where its row starts (``filetables._pointer``)."""
 
 
 Postings = list[Any]
@@ -69,7 +61,7 @@ def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, Term
     """One term's blocks as the codec writes them, and its statistics."""
     if len(postings) == FIELDS_PER_POSTING:  # half the terms: the same bytes, without the loop
         docnum, weight, value, length = postings
-        return _encode_single(docnum, weight, value, length, fixed_size)
+        return encode_single(docnum, weight, value, length, fixed_size)
     ids, weights = postings[0::4], postings[1::4]
     return encode_columns(ids, weights, postings[2::4], postings[3::4], fixed_size)
 
@@ -85,7 +77,7 @@ def encode_columns(
     and length bytes, in document order)."""
     count = len(ids)
     if count == 1:
-        return _encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
+        return encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
     if count <= BLOCK_LIMIT:
         return _encode_one_block(ids, weights, values, lengths, fixed_size)
     out = [WHOOSH3_HEADER_MAGIC]
@@ -163,10 +155,10 @@ def _encode_one_block(
     return b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-size), info, data)), stats
 
 
-def _encode_single(
+def encode_single(
     docnum: int, weight: float, value: bytes, length: int, fixed_size: int | None
 ) -> tuple[bytes, TermStats]:
-    """:func:`encode_term` of a term in one document (small: never compressed)."""
+    """:func:`encode_term` of a term in one document (small: rarely compressed)."""
     weight32 = _FLOAT32.unpack(_FLOAT32.pack(weight))[0]
     if fixed_size is None or fixed_size < 0:
         mini_value: Any = (value,) if value else ()
@@ -200,73 +192,25 @@ def _mini_values(values: list[bytes], fixed_size: int | None) -> Any:
     return b"".join(values)
 
 
-def join_terms(
-    first: tuple[bytes, bytes, TermStats], second: tuple[bytes, bytes, TermStats]
-) -> tuple[bytes, bytes, TermStats]:
-    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a) = first
-    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b) = second
+_MAGIC_SIZE = len(WHOOSH3_HEADER_MAGIC)
+
+
+def join_terms(first: Term, second: Term) -> Term:
+    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a), key = first
+    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b), _ = second
     # The first list's last block is no longer last: its length turns positive. The
     # second list's header tag is dropped (a posting list has one).
-    size = -unpack_int(data_a[last_a : last_a + _INT_SIZE])[0]
-    head = data_a[:last_a] + pack_int(size) + data_a[last_a + _INT_SIZE :]
-    data = head + data_b[len(WHOOSH3_HEADER_MAGIC) :]
+    cut = last_a + _INT_SIZE
+    size = -unpack_int(data_a[last_a:cut])[0]
+    data = b"".join((data_a[:last_a], pack_int(size), data_a[cut:], data_b[_MAGIC_SIZE:]))
     stats = (
         weight_a + weight_b,
         df_a + df_b,
-        min(min_a, min_b),
-        max(max_a, max_b),
-        max(top_a, top_b),
+        min_a if min_a < min_b else min_b,
+        max_a if max_a > max_b else max_b,
+        top_a if top_a >= top_b else top_b,
         first_id,
         last_id,
-        len(head) + last_b - len(WHOOSH3_HEADER_MAGIC),
+        len(data_a) + last_b - _MAGIC_SIZE,
     )
-    return tbytes, data, stats
-
-
-def add_rows(table: Any, rows: list[tuple[bytes, bytes]]) -> None:
-    """``OrderedHashWriter.add`` for many rows, in one write: keys must increase."""
-    dbfile = table.dbfile
-    position = dbfile.tell()
-    hashfn, buckets, index, last = table.hashfn, table.buckets, table.index, table.lastkey
-    if hashfn is md5_hash:  # the same number, without a hex string in between
-        hashfn = _md5_low32
-    chunks: list[bytes] = []
-    for key, value in rows:
-        if key <= last:
-            raise ValueError(f"keys must increase: {last!r}..{key!r}")
-        index.append(position)
-        h = hashfn(key)
-        buckets[h & 255].append((h, position))
-        chunks += (_ROW_LENGTHS.pack(len(key), len(value)), key, value)
-        position += _ROW_LENGTHS.size + len(key) + len(value)
-        last = key
-    dbfile.write(b"".join(chunks))
-    table.lastkey = last
-
-
-def write_hashes(table: Any) -> None:
-    """``HashWriter._write_hashes``, the 256 hash tables written when the terms table
-    closes: the same slots (linear probing from the same start), one write a table
-    instead of one a slot (200,000 writes at 6,630 papers)."""
-    dbfile = table.dbfile
-    null = (0, 0)  # never a row: no row starts at position 0 (the header is there)
-    for entries in table.buckets:
-        numslots = 2 * len(entries)
-        table.directory.append((dbfile.tell(), numslots))
-        slots = [null] * numslots
-        for entry in entries:
-            slot = (entry[0] >> 8) % numslots
-            while slots[slot] is not null:
-                slot = (slot + 1) % numslots
-            slots[slot] = entry
-        dbfile.write(b"".join(starmap(_POINTER.pack, slots)))
-
-
-def _md5_low32(key: bytes) -> int:
-    """``filetables.md5_hash``: the low 32 bits of the key's MD5, read from its bytes."""
-    return int.from_bytes(md5(key, usedforsecurity=False).digest()[-4:], "big")
-
-
-def term_info(stats: TermStats, offset: int, length: int) -> bytes:
-    """The term info row of a term whose blocks are ``length`` bytes at ``offset``."""
-    return TERM_INFO.pack(False, *stats[:7]) + pack_long(offset) + pack_int(length)
+    return tbytes, data, stats, key

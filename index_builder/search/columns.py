@@ -91,7 +91,7 @@ class TextColumns:
         if VALUE_SEPARATOR not in text:
             numbers = self.numbers(WORD_RE.findall(text))
             return numbers, range(len(numbers))
-        ids: list[int] = []
+        raw: list[str] = []
         positions: list[int] = []
         pos = -1
         for k, value in enumerate(text.split(VALUE_SEPARATOR)):
@@ -100,10 +100,10 @@ class TextColumns:
                 continue
             if k:
                 pos += POSITION_GAP
-            ids += self.numbers(found)
+            raw += found
             positions += range(pos + 1, pos + 1 + len(found))
             pos += len(found)
-        return ids, positions
+        return self.numbers(raw), positions  # one look-up for every value's words
 
     def add_positions(self, name: str, docnum: int, words: tuple[list[int], Any]) -> int:
         """Add a positional field's words; returns the field's length (words indexed)."""

@@ -38,20 +38,21 @@ from index_builder.vectors.storage import VECTORS_FILE, VECTORS_VERSION
 if TYPE_CHECKING:
     from index_builder.model import Paper
 
+_VECTOR_BUILD = Path(__file__).with_name("vector_build.py")
+"""The build's vectors' code (read, not imported: it runs this module's checks)."""
 KEY_FILE = "paperscope-vectors-key.json"
 """What made the folder's ``vectors.bin``: ``{"inputs", "crc32", "stats"}``."""
 
 
 def inputs_digest(papers: Sequence[Paper]) -> str:
     """A digest of everything the vectors of ``papers`` are made from."""
-    from index_builder.search import vector_build
     from index_builder.text import words
     from index_builder.vectors import tfidf
 
     digest = hashlib.blake2b(digest_size=20)
     digest.update(f"{VECTORS_VERSION}\n{sys.version}\n".encode())
     code = sorted(Path(tfidf.__file__).parent.glob("*.py"))
-    for path in (*code, Path(words.__file__), Path(vector_build.__file__), *_releases()):
+    for path in (*code, Path(words.__file__), _VECTOR_BUILD, *_releases()):
         digest.update(path.read_bytes())
     digest.update(marshal.dumps(tfidf.english_stop_words(), 2))
     for paper in papers:

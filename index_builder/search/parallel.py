@@ -79,10 +79,13 @@ def build(
     progress: Progress | None = None,
     *,
     workers: int = 2,
+    gathered: Callable[[], None] | None = None,
 ) -> Counter[str]:
     """Write ``docs`` as one segment through ``writer`` and commit; return the word counts.
 
     ``scratch`` is a folder for the worker's result (the index's temporary folder).
+    ``gathered`` is called in each process as soon as its share is gathered (a core is
+    then free for other work: :class:`~index_builder.search.vector_build.VectorJob`).
     """
     total = len(docs)
     split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
@@ -91,7 +94,7 @@ def build(
     # walked them and the catalogue again and again, freeing a few hundred objects. The
     # build's objects are gone (its frame returned) before the collector runs again.
     with gc_paused():
-        return _build(writer, docs, scratch, progress, split)
+        return _build(writer, docs, scratch, progress, split, gathered or _nothing)
 
 
 def _build(
@@ -100,6 +103,7 @@ def _build(
     scratch: Path,
     progress: Progress | None,
     split: int,
+    done: Callable[[], None],
 ) -> Counter[str]:
     """:func:`build`, this process gathering the documents before ``split``."""
     schema = writer.schema
@@ -108,7 +112,7 @@ def _build(
     with noticed_interrupts() as checkpoint:
         try:
             if forked is not None:
-                forked.start(lambda: _gather(schema, docs, split, total))
+                forked.start(lambda: _gather(schema, docs, split, total, done))
             builder = SegmentBuilder(schema)
             step = max(1, split // 50)
             for i, doc in enumerate(docs[:split], 1):
@@ -118,6 +122,7 @@ def _build(
                     if progress:
                         progress(int(total * GATHER_SHARE * i / split), total)
             gathered = builder.gathered()
+            done()
             write_docs(writer, gathered.docs)  # while the worker may still be busy
             if forked is not None:
                 theirs = forked.result()
@@ -171,11 +176,23 @@ def noticed_interrupts() -> Iterator[Callable[[], None]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _gather(schema: Any, docs: Sequence[dict[str, str]], start: int, end: int) -> Gathered:
+def _nothing() -> None:
+    """No one to tell that a share is gathered."""
+
+
+def _gather(
+    schema: Any,
+    docs: Sequence[dict[str, str]],
+    start: int,
+    end: int,
+    done: Callable[[], None] = _nothing,
+) -> Gathered:
     builder = SegmentBuilder(schema, docbase=start)
     for doc in docs[start:end]:
         builder.add(doc)
-    return builder.gathered()
+    gathered = builder.gathered()
+    done()
+    return gathered
 
 
 class _Worker:

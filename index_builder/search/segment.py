@@ -15,7 +15,9 @@ one pickled value, and a block's postings are pickled with protocol 4, not 2
 (:data:`~index_builder.search.blocks.BLOCK_PROTOCOL`).
 
 Two builders can split a build by documents (:mod:`index_builder.search.parallel`): each
-gathers and encodes its share (``docbase`` numbers the second one's documents), and
+gathers and encodes its share (``docbase`` numbers the second one's documents), makes its
+documents' stored fields and lengths (:mod:`~index_builder.search.doc_values`) and hashes
+its terms' keys for the terms table (:mod:`~index_builder.search.term_table`), and
 :func:`join` puts a term's two posting lists end to end, block lists being allowed any
 block sizes. Fast paths cover this schema's analyzers
 (:class:`SearchTokenizer` with positions, :class:`CombinedTokenizer` with frequencies);
@@ -28,8 +30,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
+from whoosh.filedb.filetables import md5_hash
 from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
 from whoosh.util.numeric import length_to_byte
@@ -37,15 +41,21 @@ from whoosh.util.numeric import length_to_byte
 from index_builder.search.blocks import (
     Postings,
     Term,
-    add_rows,
     encode_columns,
+    encode_single,
     encode_term,
     join_terms,
-    term_info,
-    write_hashes,
 )
+from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
+from index_builder.search.term_table import (
+    INFO_SIZE,
+    add_rows,
+    key_hashes,
+    term_infos,
+    write_hashes,
+)
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
@@ -53,8 +63,6 @@ Items = list[tuple[str, int, float, bytes]]
 """A field value's terms: ``(term, frequency, weight, encoded value)``."""
 Encoded = list[Term]
 """A field's encoded terms, in term order."""
-PerDoc = tuple[tuple[str, Any, int], ...]
-"""A document's fields: ``(name, stored value or None, length)``."""
 Progress = Callable[[int, int], None]
 
 
@@ -67,10 +75,14 @@ class Gathered:
     """A share of the documents, ready to write: per-document values, encoded terms, words."""
 
     docbase: int
-    docs: list[PerDoc]
+    docs: list[DocValues]
+    """The documents' stored fields and lengths, consecutive parts from ``docbase``."""
     terms: dict[str, Encoded]
     words: Counter[str]
     """How many of these documents use each word of the combined field (the vocabulary)."""
+    numbers: dict[str, int]
+    """The field number each field's terms were hashed with (-1: another for some);
+    the segment numbers its fields with terms in name order (:func:`numbered`)."""
 
 
 class SegmentBuilder:
@@ -105,14 +117,14 @@ class SegmentBuilder:
         self.docbase = docbase
         self.columns = TextColumns(stemmed, combined[0] if combined else "", PART_BOOSTS)
         self.terms: dict[str, dict[str, Postings]] = {}
-        self.docs: list[PerDoc] = []
+        self.docs = DocValues(docbase)
         self._generic: dict[tuple[str, str], Items] = {}
 
     # -- gathering ---------------------------------------------------------------------
 
     def add(self, doc: dict[str, str]) -> None:
         """Gather one document (field name -> value), as ``writer.add_document(**doc)``."""
-        docnum = self.docbase + len(self.docs)
+        docnum = self.docbase + self.docs.count
         columns = self.columns
         tokenized: dict[str, tuple[list[int], Any]] = {}
 
@@ -122,7 +134,8 @@ class SegmentBuilder:
                 found = tokenized[value] = columns.words(value)
             return found
 
-        per_doc = []
+        stored: dict[str, str] = {}
+        lengths: list[tuple[str, int]] = []
         for name in sorted(doc):
             value = doc[name]
             if value is None or name.startswith("_"):
@@ -138,8 +151,11 @@ class SegmentBuilder:
                 length = sum(item[1] for item in items) if field.scorable else 0
                 if items:
                     self._post(name, docnum, items, length_to_byte(length))
-            per_doc.append((name, value if field.stored else None, length))
-        self.docs.append(tuple(per_doc))
+            if field.stored:
+                stored[name] = value
+            if length:
+                lengths.append((name, length))
+        self.docs.add(stored, lengths)
 
     def _post(self, name: str, docnum: int, items: Items, length_byte: int) -> None:
         terms = self.terms.get(name)
@@ -174,7 +190,7 @@ class SegmentBuilder:
             fixed_size = self.schema[name].format.fixed_value_size()
             postings = self.terms.pop(name)
             terms[name] = [
-                (tbytes, *encode_term(postings[term], fixed_size))
+                (tbytes, *encode_term(postings[term], fixed_size), 0)
                 for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
             ]
         columns = self.columns
@@ -186,54 +202,68 @@ class SegmentBuilder:
             fixed_size = fmt.fixed_value_size()
             ends = [*starts[1:], len(ids)]
             terms[name] = [
-                (text.encode("utf-8"), *encode_columns(
-                    ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
-                ))
+                (text.encode("utf-8"), *(
+                    encode_single(ids[a], weights[a], values[a], lengths[a], fixed_size)
+                    if b - a == 1  # most terms: no slices
+                    else encode_columns(
+                        ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
+                    )
+                ), 0)
                 for text, a, b in zip(texts, starts, ends, strict=True)
             ]  # fmt: skip
         words = columns.vocabulary() if columns.combined else Counter[str]()
-        return Gathered(self.docbase, self.docs, dict(sorted(terms.items())), words)
+        terms = dict(sorted(terms.items()))
+        numbers = numbered(terms)
+        for name, number in numbers.items():  # hashed here, on a share's core
+            found = terms[name]
+            hashes = key_hashes(pack_ushort(number), [term[0] for term in found])
+            terms[name] = [(*term[:3], h) for term, h in zip(found, hashes, strict=True)]
+        return Gathered(self.docbase, [self.docs], terms, words, numbers)
+
+
+def numbered(terms: dict[str, Encoded]) -> dict[str, int]:
+    """The number of each field that has terms, as a new segment numbers them (in the
+    order they are written: by name)."""
+    return {name: k for k, name in enumerate(sorted(n for n, found in terms.items() if found))}
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:
     """Two consecutive shares as one: a term in both gets the second's blocks after the first's.
 
     Consumes the shares' terms (field by field, so that they are not held twice)."""
-    if second.docbase != first.docbase + len(first.docs):
+    if second.docbase != first.docbase + sum(part.count for part in first.docs):
         raise ValueError("the shares are not consecutive")
     terms: dict[str, Encoded] = {}
     for name in sorted(first.terms.keys() | second.terms.keys()):
-        mine, theirs = first.terms.pop(name, []), second.terms.pop(name, [])
-        merged: Encoded = []
-        i = j = 0
-        while i < len(mine) and j < len(theirs):
-            if mine[i][0] < theirs[j][0]:
-                merged.append(mine[i])
-                i += 1
-            elif theirs[j][0] < mine[i][0]:
-                merged.append(theirs[j])
-                j += 1
-            else:
-                merged.append(join_terms(mine[i], theirs[j]))
-                i += 1
-                j += 1
-        merged += mine[i:]
-        merged += theirs[j:]
-        terms[name] = merged
-    return Gathered(first.docbase, first.docs + second.docs, terms, first.words + second.words)
+        terms[name] = _join_field(first.terms.pop(name, []), second.terms.pop(name, []))
+    words = first.words.copy()
+    words.update(second.words)  # all counts positive: what `+` gives, without its filter
+    numbers: dict[str, int] = {}
+    for name in terms:  # the number both shares hashed a field's terms with, or -1
+        found = {first.numbers.get(name, -2), second.numbers.get(name, -2)} - {-2}
+        numbers[name] = found.pop() if len(found) == 1 else -1
+    return Gathered(first.docbase, first.docs + second.docs, terms, words, numbers)
 
 
-def write_docs(writer: Any, docs: list[PerDoc]) -> None:
-    """Write the per-document values (stored id, field lengths) of the next documents."""
-    schema = writer.schema
-    perdoc = writer.perdocwriter
-    for fields in docs:
-        perdoc.start_doc(writer.docnum)
-        for name, stored, length in fields:
-            perdoc.add_field(name, schema[name], stored, length)
-        perdoc.finish_doc()
-        writer.docnum += 1
-        writer._added = True
+def _join_field(mine: Encoded, theirs: Encoded) -> Encoded:
+    """A field's terms of two shares in term order, a term in both joined (each list is in
+    term order: the sort merges two runs, in C)."""
+    later = dict(zip(map(itemgetter(0), theirs), theirs, strict=True))
+    both = later.keys() & set(map(itemgetter(0), mine))
+    merged = [join_terms(term, later.pop(term[0])) if term[0] in both else term for term in mine]
+    merged += later.values()
+    merged.sort(key=itemgetter(0))
+    return merged
+
+
+def write_docs(writer: Any, docs: list[DocValues]) -> None:
+    """Write the per-document values (stored id, field lengths) of the parts of ``docs``
+    not written yet (a part is written whole, from the writer's next document)."""
+    for part in docs:
+        if part.docbase >= writer.docnum:
+            write_values(writer, part)
+        elif part.docbase + part.count > writer.docnum:
+            raise ValueError("a part of these documents was written in part")
 
 
 def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> None:
@@ -241,24 +271,27 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
 
     Its documents are written from the writer's next one (:func:`write_docs` may have
     written the first ones already). ``progress(done, total)`` counts terms written."""
-    if gathered.docbase + len(gathered.docs) < writer.docnum:
+    if gathered.docbase > writer.docnum:
         raise ValueError("these documents do not follow those written")
-    write_docs(writer, gathered.docs[writer.docnum - gathered.docbase :])
+    write_docs(writer, gathered.docs)
     fieldwriter = writer.fieldwriter
     postfile, table = fieldwriter._postfile, fieldwriter._tindex
     fieldmap = fieldwriter._fieldmap
+    hashed = table.hashfn is md5_hash  # the hashes of the shares are md5_hash's
     offset = postfile.tell()
     total, done = sum(len(terms) for terms in gathered.terms.values()), 0
     for name, terms in sorted(gathered.terms.items()):
         if not terms:
             continue
-        prefix = pack_ushort(fieldmap.setdefault(name, len(fieldmap)))
-        rows = []
-        for tbytes, data, stats in terms:
-            rows.append((prefix + tbytes, term_info(stats, offset, len(data))))
-            offset += len(data)
-        postfile.write(b"".join(data for _, data, _ in terms))
-        add_rows(table, rows)
+        number = fieldmap.setdefault(name, len(fieldmap))
+        prefix = pack_ushort(number)
+        tbytes, data, stats, hashes = zip(*terms, strict=True)
+        sizes = list(map(len, data))
+        keys = [prefix + t for t in tbytes]
+        known = list(hashes) if hashed and gathered.numbers.get(name) == number else None
+        add_rows(table, keys, term_infos(stats, offset, sizes), INFO_SIZE, known)
+        postfile.write(b"".join(data))
+        offset += sum(sizes)
         done += len(terms)
         if progress:
             progress(done, total)

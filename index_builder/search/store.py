@@ -24,7 +24,7 @@ from whoosh.scoring import BM25F
 
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
-from index_builder.search import in_place, kept_vectors, parallel
+from index_builder.search import in_place, parallel
 from index_builder.search.builder import write_in_child
 from index_builder.search.columns import load_numpy
 from index_builder.search.doc_map import doc_map, save_segment_ids
@@ -214,16 +214,15 @@ class IndexStore:
         # memory on opening (+300 MB at 50k papers). The segment is written whole by
         # index_builder.search.segment, on two cores where it can (search.parallel).
         writer = ix.writer(procs=1, timeout=10.0, compound=False)
-        inputs = kept_vectors.inputs_digest(self.papers)
-        kept = kept_vectors.keep(self.index_dir, folder, inputs)
         load_numpy()  # before the workers are forked: they share it
-        vectors = VectorJob(self.papers, folder, kept)  # on the other core meanwhile
+        # On a core the Whoosh build leaves; kept from the last build when they can be.
+        vectors = VectorJob(self.papers, folder, self.index_dir)
         try:
             vectors.start()
-            words = parallel.build(writer, PaperDocs(self.papers), folder, progress)
+            words = parallel.build(
+                writer, PaperDocs(self.papers), folder, progress, gathered=vectors.release
+            )
             vectors.finish()
-            if kept is None:
-                kept_vectors.save_key(folder, inputs, vectors.stats)
         except BaseException:
             vectors.stop()
             if not writer.is_closed:

@@ -324,29 +324,3 @@ def test_positioned_words_are_iter_words(text: str) -> None:
 def test_positioned_words_on_every_value(docs: list[dict[str, str]]) -> None:
     values = [v for d in docs for v in d.values()]
     assert all(positioned_words(v) == [(p, w) for p, _, _, w in iter_words(v)] for v in values)
-
-
-def test_the_hash_tables_are_the_bytes_whoosh_writes() -> None:
-    """:func:`~index_builder.search.blocks.write_hashes` against ``HashWriter``'s own, on a
-    table with colliding slots (many keys a bucket) and empty buckets."""
-    import random
-    from io import BytesIO
-
-    from whoosh.filedb.filetables import OrderedHashWriter
-    from whoosh.filedb.structfile import StructFile
-
-    from index_builder.search.blocks import add_rows, write_hashes
-
-    rng = random.Random(5)
-    keys = sorted({rng.randbytes(rng.randint(1, 12)) for _ in range(3000)})
-    written = []
-    for ours in (False, True):
-        out = BytesIO()
-        table = OrderedHashWriter(StructFile(out))
-        add_rows(table, [(key, key[::-1]) for key in keys])
-        if ours:
-            table._write_hashes = lambda table=table: write_hashes(table)
-        table.dbfile.close = lambda: None  # keep the bytes readable
-        table.close()
-        written.append(out.getvalue())
-    assert written[0] == written[1] and len(written[0]) > 3000 * 12
