@@ -16,6 +16,7 @@ from pathlib import Path
 from textual.widgets import DataTable, TextArea
 
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.tui_helpers import until
 from tests.tui.test_reading_list_screen import SCREEN_PAPERS, ListApp, table_ids, written
 from tui.screens.reading_list.dialogs import NoteDialog
 from tui.screens.reading_list.screen import ReadingListScreen
@@ -95,5 +96,42 @@ async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None
             await pilot.press("u")
             await written(pilot)
             assert store.is_bookmarked("p2") and table_ids(app) == ["p3", "p2", "p1"]
+    finally:
+        store.close()
+
+
+async def test_a_look_for_outside_changes_while_a_removal_waits_keeps_it_removed(
+    tmp_path: Path,
+) -> None:
+    """The screen's look for changes made elsewhere (each second) read the list while
+    ``d``'s write still waited for the lock, found the removed row in the store, and
+    reloaded it onto the screen (the test above failed this way on a loaded machine).
+    Here the look runs at that moment on purpose."""
+    store = ReadingList(tmp_path / "rl.sqlite3", timeout=LOCK_WAIT_S)
+    for paper in SCREEN_PAPERS:
+        store.add(paper)
+    app = ListApp(store, SCREEN_PAPERS, tmp_path)
+    try:
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReadingListScreen)
+            holder = hold(store.path)
+            try:
+                await pilot.press("j", "d")  # p2 leaves the screen; its write waits
+                assert table_ids(app) == ["p3", "p1"]
+                screen.changes.check()
+
+                def looked() -> bool:
+                    return all(w.is_finished for w in app.workers if w.group == "rl-watch")
+
+                await until(pilot, looked, what="the look for outside changes to end")
+                await pilot.pause()
+                assert holder.poll() is None and store.is_bookmarked("p2")
+                assert table_ids(app) == ["p3", "p1"], "the removed row came back"
+            finally:
+                release(holder)
+            await written(pilot)
+            assert not store.is_bookmarked("p2") and table_ids(app) == ["p3", "p1"]
     finally:
         store.close()

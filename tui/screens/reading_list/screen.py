@@ -161,7 +161,11 @@ class ReadingListScreen(Screen[str | None]):
 
     def on_list_changed(self, message: ListChanged) -> None:
         message.stop()
-        self.reload()
+        # While this screen's own writes wait (another process holds the list), the
+        # store still has what they change: a reload would bring back a removed row.
+        # Each write reloads when it lands, and the next look sees any other change.
+        if self.edits.writes.idle:
+            self.reload()
 
     def on_screen_resume(self) -> None:
         self.changes.check()
