@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from index_builder.atomic import gc_paused
 from index_builder.feeds import changes, checks, pages, set_papers, store
 from index_builder.feeds.download import FeedError, Progress, deadline_seconds
 from index_builder.paths import Paths
@@ -104,7 +105,10 @@ def update(
         with store.lock(paths, venue, cancel=cancel, waiting=wait):
             step("locked")
             store.clean(paths, venue)
-            return _update(venue, paths, base, cancel, progress, force, bookmarked, step)
+            # The feeds' records and what is made of them live until the update ends: each
+            # collection midway walked them all and freed nothing (351 of them, 0.15 s).
+            with gc_paused():
+                return _update(venue, paths, base, cancel, progress, force, bookmarked, step)
     except store.Busy as exc:
         raise FeedError(f"{exc}; try again when it ends") from None
     except OSError as exc:  # the lock or the clean-up of old sets, on a full or read-only disk
