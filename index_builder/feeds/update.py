@@ -184,9 +184,10 @@ def _update(
         "moved": moved, "notes": checked.notes,
     }  # fmt: skip
     # Only what reading the stored files would give the next update again is kept.
-    summary_file = set_papers.encode(checked.feed.received, after, files) if exact else None
+    sums = set_papers.sums(files) if exact else {}
+    summary_file = set_papers.encode(checked.feed.received, after, sums) if exact else None
     stored_in = _store(paths, venue, files, new_meta, step, summary_file)
-    read = set_papers.as_read(venue, stored_in, files, checked) if exact else ()
+    read = set_papers.as_read(venue, stored_in, sums, checked) if exact else ()
     return Change(*summary, unchanged=False, notes=tuple(checked.notes), moved=tuple(moved),
                   parsed=read)  # fmt: skip
 
