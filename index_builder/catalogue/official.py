@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from index_builder import venues
 from index_builder.model import filled
@@ -108,16 +108,24 @@ def markup_key(raw: str) -> str:
     return " ".join(_WORDS.findall(unicodedata.normalize("NFKC", raw))).casefold()
 
 
-def official_keys(official: Mapping[int, str]) -> dict[bytes, int | None]:
-    """Each official text's key (a 128-bit BLAKE2 digest of its :func:`markup_key`) and
-    its row (``None``: two rows share the text). A digest stands for the key: 16 bytes
-    kept rather than the text, and two keys of 20,000 texts meet by chance with a
-    probability under 10^-29."""
+def text_key(raw: str) -> bytes | None:
+    """A text's key for the certain joins: a 128-bit BLAKE2 digest of its
+    :func:`markup_key` (``None`` when nothing is left of it). A digest stands for the
+    key: 16 bytes kept rather than the text, and two keys of 20,000 texts meet by chance
+    with a probability under 10^-29."""
+    key = markup_key(raw)
+    return _key_digest(key) if key else None
+
+
+def official_keys(
+    official: Mapping[int, str], key_of: Callable[[str], bytes | None] = text_key
+) -> dict[bytes, int | None]:
+    """Each official text's key (``key_of``: :func:`text_key`, or the same kept) and its
+    row (``None``: two rows share the text)."""
     by_key: dict[bytes, int | None] = {}
     for row, text in official.items():
-        key = markup_key(text)
-        if key:
-            digest = _key_digest(key)
+        digest = key_of(text)
+        if digest is not None:
             by_key[digest] = None if digest in by_key else row
     return by_key
 
@@ -137,8 +145,8 @@ def certain_joins(
     out: dict[int, int] = {}
     taken: set[int] = set()
     for index, raw in enumerate(pool):
-        key = markup_key(raw)
-        found = by_key.get(_key_digest(key)) if key else None
+        digest = text_key(raw)
+        found = by_key.get(digest) if digest is not None else None
         if found is not None and found not in taken:
             out[index] = found
             taken.add(found)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from index_builder.atomic import gc_paused
 from index_builder.feeds import download
 from index_builder.feeds.download import FeedError, Fetched, Progress, fetch, origin
 from index_builder.sources.feed import NOT_A_FEED, feed_document, loads
@@ -137,7 +138,8 @@ def parse(body: bytes, name: str, where: str = "") -> Any:
     except UnicodeDecodeError:
         raise FeedError(f"{name} is not UTF-8 text") from None
     try:
-        return loads(safe(text))
+        with gc_paused():  # some 100,000 lists and dicts, all kept: nothing to collect
+            return loads(safe(text))
     except SourceError as exc:
         raise FeedError(f"{name}{where}: {exc} (cut short?)") from exc
 

@@ -28,6 +28,7 @@ from tests.helpers.catalogue_data import (
     write_lone_list,
 )
 from tests.helpers.join_homes import join_sources
+from tests.helpers.recording import record_calls
 
 DAY = dt.date(2026, 12, 5)
 
@@ -207,29 +208,32 @@ def test_a_join_by_hand_leaves_the_source_cache_as_it_was(
 
 
 def test_official_texts_are_keyed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The official abstracts' keys (for the certain joins) are kept: a build of the same
-    official texts keys none again, and the catalogue is the one from nothing; a changed
-    official abstract is keyed again."""
+    """Each official abstract's key (for the certain joins) is kept by its text: a build
+    of the same official texts keys none of them again, and a rewritten one alone is
+    keyed again; each catalogue is the one from nothing. (The list's own abstracts are
+    keyed in every build: the count of a build with nothing kept tells them apart.)"""
     sources = join_sources(tmp_path, certain=True, marked=False)
     cache = tmp_path / "cache"
     first = _through_cache(cache, sources)
     certain = [p for p in first if p.event_id is not None and "mine.txt:" in " ".join(p.sources)]
     assert certain, "the fixture's list abstracts are joined by their official text"
-
-    def refuse(*args: object) -> None:
-        raise AssertionError("the official texts were keyed again")
-
-    with monkeypatch.context() as patch:
-        patch.setattr(official, "official_keys", refuse)
-        kept = _through_cache(cache, sources)
-    assert_same(kept, from_nothing(sources))
     feed_abstracts = sources[2]
     texts = json.loads(feed_abstracts.read_text(encoding="utf-8"))
+
+    def keyed_in_a_build() -> int:
+        with monkeypatch.context() as patch:
+            keyed = record_calls(patch, official, "text_key")
+            assert_same(_through_cache(cache, sources), from_nothing(sources))
+        return len(keyed)
+
+    kept = keyed_in_a_build()
+    (cache / f"joincertain-v{scoring_cache.SCORING_VERSION}.pickle").unlink()
+    assert keyed_in_a_build() >= kept + len(certain)
     event = str(certain[0].event_id)
     texts[event] = "A rewritten abstract. " + texts[event]
     feed_abstracts.write_text(json.dumps(texts), encoding="utf-8")
+    assert keyed_in_a_build() == kept + 1
     again = _through_cache(cache, sources)
-    assert_same(again, from_nothing(sources))
     assert again.get(event).abstract_raw.startswith("A rewritten abstract.")  # type: ignore[union-attr]
 
 

@@ -122,3 +122,33 @@ def test_a_feed_the_catalogue_could_not_read_is_refused(paths: Paths) -> None:
     assert {p.name: p.read_bytes() for p in stored_sources(paths)} == before
     with pytest.raises(reading.SourceError):
         reading.read_source(paths.data_dir / ICML_FEED, body)
+
+
+def test_the_feed_is_checked_and_compared_with_the_collector_paused(
+    paths: Paths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The download's records and what the checks and the comparison make of them live
+    until the update ends: the collector is paused meanwhile (not while downloading,
+    which can take minutes while the app runs), and on again after, a refused feed
+    included."""
+    import gc
+
+    from index_builder.feeds import changes, checks, pages
+    from tests.helpers.recording import record_calls
+
+    collecting = lambda *_, **__: gc.isenabled()  # noqa: E731
+    checking = record_calls(monkeypatch, checks, "check_feed", collecting)
+    comparing = record_calls(monkeypatch, changes, "papers", collecting)
+    parsing = record_calls(monkeypatch, pages, "loads", collecting)
+    downloading = record_calls(monkeypatch, pages, "fetch", collecting)
+    gc.enable()
+    with serve(site_files()) as site:
+        update(ICML, paths, source=site.url)
+    assert checking == [False] and comparing == [False]
+    assert parsing and not any(parsing)
+    assert downloading and all(downloading)
+    assert gc.isenabled()
+    refused = {**site_files(), ICML_FEED: Answer(b'{"results": 3}')}
+    with serve(refused) as site, pytest.raises(FeedError):
+        update(ICML, paths, source=site.url)
+    assert gc.isenabled()
