@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, TextArea
 
 from index_builder.readinglist.store import ReadingList
@@ -55,7 +58,9 @@ def release(proc: subprocess.Popen[str]) -> None:
     assert proc.wait(timeout=30) == 0
 
 
-async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None:
+@asynccontextmanager
+async def list_screen(tmp_path: Path) -> AsyncIterator[tuple[ListApp, Pilot[None], ReadingList]]:
+    """The reading list screen on the three papers, its list waiting long for a lock."""
     store = ReadingList(tmp_path / "rl.sqlite3", timeout=LOCK_WAIT_S)
     for paper in SCREEN_PAPERS:
         store.add(paper)
@@ -63,41 +68,46 @@ async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None
     try:
         async with app.run_test(size=(100, 24)) as pilot:
             await pilot.pause()
-            table = app.screen.query_one("#rl-table", DataTable)
-            assert table_ids(app) == ["p3", "p2", "p1"] and table.cursor_row == 0
-            holder = hold(store.path)
-            try:
-                await pilot.press("r")  # p3: waits for the lock, off the event loop
-                await pilot.press("j")
-                assert table.cursor_row == 1, "j did nothing while r waited"
-                await pilot.press("d")  # p2 leaves the screen at once; written later
-                assert table_ids(app) == ["p3", "p1"]
-                await pilot.press("n")
-                assert isinstance(app.screen, NoteDialog)
-                app.screen.query_one(TextArea).insert("written after the wait")
-                await pilot.press("ctrl+s")
-                await pilot.pause()
-                assert isinstance(app.screen, ReadingListScreen)
-                # All of that happened while the other process still held the list: no
-                # write has landed yet (a write made on the event loop would have waited
-                # there for the lock, which is let go only below).
-                assert holder.poll() is None
-                assert store.get("p3").status == "to-read"  # type: ignore[union-attr]
-                assert store.is_bookmarked("p2")
-            finally:
-                release(holder)
-            await written(pilot)
-            assert store.get("p3").status == "reading"  # type: ignore[union-attr]
-            assert not store.is_bookmarked("p2")
-            assert store.get("p1").note == "written after the wait"  # type: ignore[union-attr]
-            assert table_ids(app) == ["p3", "p1"]
-            # The list's files survived the other process's exit (a second connection of
-            # this process once dropped its locks, and the undo met "disk I/O error").
-            await pilot.press("u")
-            await written(pilot)
-            assert store.is_bookmarked("p2") and table_ids(app) == ["p3", "p2", "p1"]
+            yield app, pilot, store
     finally:
         store.close()
+
+
+async def test_keys_act_while_a_write_waits_for_the_lock(tmp_path: Path) -> None:
+    async with list_screen(tmp_path) as (app, pilot, store):
+        table = app.screen.query_one("#rl-table", DataTable)
+        assert table_ids(app) == ["p3", "p2", "p1"] and table.cursor_row == 0
+        holder = hold(store.path)
+        try:
+            await pilot.press("r")  # p3: waits for the lock, off the event loop
+            await pilot.press("j")
+            assert table.cursor_row == 1, "j did nothing while r waited"
+            await pilot.press("d")  # p2 leaves the screen at once; written later
+            assert table_ids(app) == ["p3", "p1"]
+            await pilot.press("n")
+            assert isinstance(app.screen, NoteDialog)
+            app.screen.query_one(TextArea).insert("written after the wait")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, ReadingListScreen)
+            # All of that happened while the other process still held the list: no
+            # write has landed yet (a write made on the event loop would have waited
+            # there for the lock, which is let go only below).
+            assert holder.poll() is None
+            assert store.get("p3").status == "to-read"  # type: ignore[union-attr]
+            assert store.is_bookmarked("p2")
+        finally:
+            release(holder)
+        await written(pilot)
+        assert store.get("p3").status == "reading"  # type: ignore[union-attr]
+        assert not store.is_bookmarked("p2")
+        assert store.get("p1").note == "written after the wait"  # type: ignore[union-attr]
+        assert table_ids(app) == ["p3", "p1"]
+        # The list's files survived the other process's exit (a second connection of
+        # this process once dropped its locks, and the undo met "disk I/O error").
+        await pilot.press("u")
+        await written(pilot)
+        assert store.is_bookmarked("p2") and table_ids(app) == ["p3", "p2", "p1"]
 
 
 async def test_a_look_for_outside_changes_while_a_removal_waits_keeps_it_removed(
@@ -107,31 +117,23 @@ async def test_a_look_for_outside_changes_while_a_removal_waits_keeps_it_removed
     ``d``'s write still waited for the lock, found the removed row in the store, and
     reloaded it onto the screen (the test above failed this way on a loaded machine).
     Here the look runs at that moment on purpose."""
-    store = ReadingList(tmp_path / "rl.sqlite3", timeout=LOCK_WAIT_S)
-    for paper in SCREEN_PAPERS:
-        store.add(paper)
-    app = ListApp(store, SCREEN_PAPERS, tmp_path)
-    try:
-        async with app.run_test(size=(100, 24)) as pilot:
+    async with list_screen(tmp_path) as (app, pilot, store):
+        screen = app.screen
+        assert isinstance(screen, ReadingListScreen)
+        holder = hold(store.path)
+        try:
+            await pilot.press("j", "d")  # p2 leaves the screen; its write waits
+            assert table_ids(app) == ["p3", "p1"]
+            screen.changes.check()
+
+            def looked() -> bool:
+                return all(w.is_finished for w in app.workers if w.group == "rl-watch")
+
+            await until(pilot, looked, what="the look for outside changes to end")
             await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, ReadingListScreen)
-            holder = hold(store.path)
-            try:
-                await pilot.press("j", "d")  # p2 leaves the screen; its write waits
-                assert table_ids(app) == ["p3", "p1"]
-                screen.changes.check()
-
-                def looked() -> bool:
-                    return all(w.is_finished for w in app.workers if w.group == "rl-watch")
-
-                await until(pilot, looked, what="the look for outside changes to end")
-                await pilot.pause()
-                assert holder.poll() is None and store.is_bookmarked("p2")
-                assert table_ids(app) == ["p3", "p1"], "the removed row came back"
-            finally:
-                release(holder)
-            await written(pilot)
-            assert not store.is_bookmarked("p2") and table_ids(app) == ["p3", "p1"]
-    finally:
-        store.close()
+            assert holder.poll() is None and store.is_bookmarked("p2")
+            assert table_ids(app) == ["p3", "p1"], "the removed row came back"
+        finally:
+            release(holder)
+        await written(pilot)
+        assert not store.is_bookmarked("p2") and table_ids(app) == ["p3", "p1"]
