@@ -109,6 +109,22 @@ def test_a_build_opens_with_the_vocabulary_it_wrote(
     ix.close()
 
 
+def test_state_without_contents_reads_no_file_of_the_index(tmp_path: Path, built: Built) -> None:
+    """``state(contents=False)`` (the ``index`` command's report) leaves the files' bytes
+    unread: a byte changed in place is seen by ``state()`` alone."""
+    path = tmp_path / "index"
+    built(path).close()
+    ix = SearchIndex(path, PAPERS, "fp")
+    postings = next(path.glob("*.pst"))
+    data = bytearray(postings.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    postings.write_bytes(bytes(data))
+    full, light = ix.state(), ix.state(contents=False)
+    assert not full["fresh"] and light["fresh"]
+    assert {**full, "fresh": None} == {**light, "fresh": None}
+    assert light["doc_count"] == len(PAPERS)
+
+
 def test_missing_index_state(tmp_path: Path) -> None:
     state = SearchIndex(tmp_path / "none", PAPERS, "fp").state()
     assert state["exists"] is False and state["fresh"] is False and state["doc_count"] is None
