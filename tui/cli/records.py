@@ -283,7 +283,7 @@ def cmd_index(args: argparse.Namespace, ctx: Context) -> int:
         bar.finish()
     else:
         ensure_index(ctx)
-    state = index.state()
+    state = index.state(contents=False)  # just built or opened: its CRC-32s were checked
     echo(
         f"Index: {state.get('doc_count', 0)} papers, "
         f"{state.get('size_bytes', 0) / 1e6:.1f} MB at {state.get('path')} "

@@ -17,6 +17,7 @@ import pytest
 
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import DAMAGED_NOTICE, SearchIndex
+from index_builder.search.vocabulary import Vocabulary, read_counts
 from tests.helpers.paths import REPO
 from tests.helpers.search_papers import PAPERS
 from tests.helpers.shared_builds import build_once
@@ -78,6 +79,50 @@ def test_first_ensure_builds_with_progress_then_reopens(tmp_path: Path) -> None:
     assert marker(path)["built_at"] == first["built_at"]
     assert again.search("proeval").total == 1
     again.close()
+
+
+def test_a_build_opens_with_the_vocabulary_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build's own vocabulary is searched with, not read back from the file it wrote;
+    it holds the counts of that file (what opening the index again reads)."""
+    path = tmp_path / "index"
+    reads: list[Path] = []
+    real_load = Vocabulary.load.__func__  # type: ignore[attr-defined]
+
+    def load(cls: type[Vocabulary], folder: Path) -> Vocabulary:
+        reads.append(folder)
+        return real_load(cls, folder)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Vocabulary, "load", classmethod(load))
+    ix = SearchIndex(path, PAPERS, "fp")
+    ix.build()
+    assert reads == []
+    built = ix._vocab
+    ix.close()
+    assert built.freq == read_counts(path) and built.sorted == sorted(read_counts(path))
+    again = SearchIndex(path, PAPERS, "fp")
+    assert again.ensure() is None and reads == [path]
+    assert again._vocab.freq == built.freq and again._vocab.sorted == built.sorted
+    assert again.search("proeval").total == ix.search("proeval").total == 1
+    again.close()
+    ix.close()
+
+
+def test_state_without_contents_reads_no_file_of_the_index(tmp_path: Path, built: Built) -> None:
+    """``state(contents=False)`` (the ``index`` command's report) leaves the files' bytes
+    unread: a byte changed in place is seen by ``state()`` alone."""
+    path = tmp_path / "index"
+    built(path).close()
+    ix = SearchIndex(path, PAPERS, "fp")
+    postings = next(path.glob("*.pst"))
+    data = bytearray(postings.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    postings.write_bytes(bytes(data))
+    full, light = ix.state(), ix.state(contents=False)
+    assert not full["fresh"] and light["fresh"]
+    assert {**full, "fresh": None} == {**light, "fresh": None}
+    assert light["doc_count"] == len(PAPERS)
 
 
 def test_missing_index_state(tmp_path: Path) -> None:
