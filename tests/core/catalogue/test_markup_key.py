@@ -60,7 +60,9 @@ def test_any_text_keys_as_by_the_expression(raw: str) -> None:
     assert markup_key(raw) == by_expression(raw)
 
 
-@settings(max_examples=400, deadline=None)
+# 100 examples, was 400: on ASCII the key is each character's class (kept, lowercased or
+# a space) and the runs they make, which every pair of characters above checks whole.
+@settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=60))
 def test_any_ascii_text_keys_as_by_the_expression(raw: str) -> None:
     assert markup_key(raw) == by_expression(raw)
