@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -82,8 +83,14 @@ def test_a_row_taken_by_another_abstract_of_the_list_is_no_rival() -> None:
     assert alone == {}
 
 
+@lru_cache(maxsize=2)
+def _title_index(titles: tuple[str, ...]) -> TitleIndex:
+    """The index of ``titles`` (no authors), made once for the abstracts listed on it."""
+    return TitleIndex(titles)
+
+
 def _joined_titles(titles: list[str], abstracts: list[str]) -> dict[int, str]:
-    index = TitleIndex(titles)
+    index = _title_index(tuple(titles))
     joins = AbstractMatcher(index, abstracts).join(list(range(len(index))))
     return {a: titles[j.row] for a, j in joins.items()}
 
