@@ -133,11 +133,11 @@ def test_an_abstract_keeps_its_id_when_a_join_appears_later(bundled_catalogue: C
 
 
 def test_the_same_abstract_in_two_files_is_one_paper(
-    tmp_path: Path, bundled_catalogue: Catalogue
+    tmp_path: Path, bundled_catalogue: Catalogue, warm_cache_copy: Path
 ) -> None:
     copy = tmp_path / "copy_of_000.txt"
     shutil.copy(LISTS[0], copy)
-    cat = load_catalogue([TABLE, *LISTS, copy])
+    cat = load_catalogue([TABLE, *LISTS, copy], cache_dir=warm_cache_copy)
     assert len(cat) == len(bundled_catalogue)
     paper = cat.get("62850")
     assert paper is not None

@@ -213,7 +213,7 @@ def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(
     """
     lined, rows = _lined_list(tmp_path, 7)
     bundled = bundled_catalogue  # the bundled sources alone, built once for the run
-    both = load_catalogue([*bundled_sources(), lined], cache_dir=tmp_path / "b")
+    both = load_catalogue([*bundled_sources(), lined])
     assert len(both.papers) == len(bundled.papers)
     by_alias = {a: p for p in both.papers for a in (p.id, *p.aliases)}
     for key, row in rows.items():
@@ -229,7 +229,7 @@ def test_a_list_with_author_lines_beside_the_bundled_ones_adds_no_paper(
 
 def test_a_list_with_author_lines_alone_shows_abstracts_without_them(tmp_path: Path) -> None:
     lined, rows = _lined_list(tmp_path, 8)
-    catalogue = load_catalogue([TABLE, lined], cache_dir=tmp_path / "c")
+    catalogue = load_catalogue([TABLE, lined])
     joined = {p.event_id: p for p in catalogue.papers if p.event_id is not None and p.abstract}
     assert len(joined) >= 0.85 * len(rows)
     for paper in joined.values():

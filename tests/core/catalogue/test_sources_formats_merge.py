@@ -14,6 +14,7 @@ from index_builder.paths import bundled_sources
 from index_builder.sources.records import title_id
 from tests.helpers.catalogue_data import TABLE
 from tests.helpers.formats_data import BIB, SMALL_TABLE, by_title, paperscope, with_bib, write
+from tests.helpers.shared_builds import home_paths
 
 # --- merging -------------------------------------------------------------------------------
 
@@ -55,14 +56,14 @@ def test_ids_do_not_move_with_file_order_or_without_the_table() -> None:
 
 
 def test_a_titled_record_outranks_the_list_abstract_of_its_row(
-    tmp_path: Path, bundled_catalogue: Catalogue
+    tmp_path: Path, bundled_catalogue: Catalogue, warm_cache_copy: Path
 ) -> None:
     bundled = bundled_catalogue
     row = bundled.get("62850")
     assert row is not None and row.abstract_raw
     record = {"title": row.title_raw, "abstract": "Fixture: the camera-ready abstract."}
     extra = write(tmp_path, "camera.json", json.dumps([record]))
-    cat = load_catalogue([*bundled_sources(), extra])
+    cat = load_catalogue([*bundled_sources(), extra], cache_dir=warm_cache_copy)
     paper = cat.get("62850")
     assert paper is not None and paper.abstract == "Fixture: the camera-ready abstract."
     assert cat.get(row.aliases[0]) is paper, "the list abstract is folded in, not a duplicate"
@@ -71,13 +72,14 @@ def test_a_titled_record_outranks_the_list_abstract_of_its_row(
 
 
 def test_a_list_abstract_in_a_differently_titled_record_keeps_its_join(
-    tmp_path: Path, bundled_catalogue: Catalogue
+    tmp_path: Path, bundled_catalogue: Catalogue, warm_cache_copy: Path
 ) -> None:
     bundled = bundled_catalogue
     row = bundled.get("62850")
     assert row is not None
     record = {"title": "Another Title Entirely", "abstract": row.abstract_raw}
-    cat = load_catalogue([*bundled_sources(), write(tmp_path, "x.jsonl", json.dumps(record))])
+    extra = write(tmp_path, "x.jsonl", json.dumps(record))
+    cat = load_catalogue([*bundled_sources(), extra], cache_dir=warm_cache_copy)
     paper = cat.get("62850")
     assert paper is not None and paper.abstract_raw == row.abstract_raw
     assert "x.jsonl:1" in paper.sources and len(cat) == len(bundled)
@@ -157,7 +159,9 @@ def test_reading_list_export_loads_back(
     cat = load_catalogue([out])
     assert sorted(p.title[:7] for p in cat) == ["TVI-CoT", "T²PO: U"]
     assert cat.get("63090") is not None and cat.get("64393") is not None, "ids kept as aliases"
-    assert len(load_catalogue([*bundled_sources(), out])) == len(bundled_catalogue)
+    # Through the home's caches (the bundled sources' parsing and rankings kept there).
+    both = load_catalogue([*bundled_sources(), out], cache_dir=home_paths(home).cache_dir)
+    assert len(both) == len(bundled_catalogue)
 
 
 def test_the_fingerprint_follows_the_version_and_sources_not_the_code(

@@ -54,11 +54,18 @@ def parse_one(entry: str) -> dict[str, str]:
     return fields
 
 
+_NOT_BRACES = re.compile(r"[^{}]+")
+
+
 def balanced(text: str) -> bool:
-    """Braces balance as BibTeX counts them."""
+    """Braces balance as BibTeX counts them.
+
+    Only the braces are walked (the rest dropped first): the whole-catalogue test checks
+    6,628 entries, and a step for every character was most of its CPU.
+    """
     depth = 0
-    for ch in text:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
+    for brace in _NOT_BRACES.sub("", text):
+        depth += 1 if brace == "{" else -1
         if depth < 0:
             return False
     return depth == 0
