@@ -1,5 +1,8 @@
 """What sits at an export's or the config's path is respected (real processes, real files).
 
+The exports run in processes forked from the test's; those to the process's own standard
+output start afresh (only a real process has it).
+
 A symlink is written through (the link stays), a replaced file keeps its mode, a
 character device and a named pipe are written in place, ``-o -`` and a path to the
 process's own standard output print the export, and a named pipe nobody reads gives one
@@ -19,6 +22,7 @@ import pytest
 
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
+from tests.helpers.faults_cli import run_forked
 from tests.helpers.shared_builds import build_once, copy_listed
 from tui.shared.config import save_theme
 
@@ -51,10 +55,15 @@ def export_argv(rows: Path, *args: str) -> list[str]:
     return paperscope("--no-bundled", "--source", str(rows), "reading-list", *args)
 
 
-def export(listed: tuple[Path, Path], target: str) -> subprocess.CompletedProcess[str]:
-    """``reading-list export --format markdown -o TARGET``."""
+def export(
+    listed: tuple[Path, Path], target: str, *, afresh: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``reading-list export --format markdown -o TARGET`` in a process forked from the
+    test's (its timeout detects a hang); started afresh (``afresh``) where the target is
+    the process's own standard output, which only a real one has."""
     home, rows = listed
-    return run(home, export_argv(rows, "export", "--format", "markdown", "-o", target))
+    argv = export_argv(rows, "export", "--format", "markdown", "-o", target)
+    return run(home, argv) if afresh else run_forked(home, argv)
 
 
 def test_export_through_a_symlink_keeps_the_link(listed: tuple[Path, Path], tmp_path: Path) -> None:
@@ -88,7 +97,7 @@ def test_export_to_standard_output(listed: tuple[Path, Path], tmp_path: Path, ta
         link = tmp_path / "stdout"
         link.symlink_to("/proc/self/fd/1")
         target = str(link)
-    done = export(listed, target)
+    done = export(listed, target, afresh=True)
     assert done.returncode == 0, done.stderr
     assert "Export Me Please" in done.stdout
     if target.endswith("stdout"):
@@ -129,7 +138,7 @@ def test_export_to_a_fifo_nobody_reads_does_not_hang(
 ) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    done = export(listed, str(fifo))  # run() has a timeout: a hang fails the test
+    done = export(listed, str(fifo))  # a hang is the fork's timeout: the test fails
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "no program is reading" in done.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode)
