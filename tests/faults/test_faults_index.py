@@ -15,7 +15,7 @@ import os
 import shutil
 import signal
 import subprocess
-import time
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -253,43 +253,30 @@ def test_first_build_killed_then_garbage_cli_still_finds_massart(
 
 # -- stale locks ---------------------------------------------------------------------------
 
-
-def _hold_and_exit(folder: Path, out: int) -> NoReturn:
-    """In a forked child: take the Whoosh write lock of ``folder``, say ``locked`` on the
-    pipe ``out`` and keep the lock until killed (or 60 s); never returns."""
-    try:
-        from whoosh import index
-
-        writer = index.open_dir(str(folder)).writer()
-        os.write(out, b"locked\n")
-        time.sleep(60)
-        writer.cancel()
-    finally:
-        os._exit(0)  # never back into pytest
+HOLD_LOCK = """
+import sys, time
+from whoosh import index
+ix = index.open_dir(sys.argv[1])
+writer = ix.writer()
+print("locked", flush=True)
+time.sleep(60)
+"""
 
 
-def hold_lock(folder: Path) -> int:
-    """The pid of a process that holds the Whoosh write lock of ``folder`` until killed:
-    forked from this one (where Whoosh is loaded), as a writer of another process is."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        _hold_and_exit(folder, write)
-    os.close(write)
-    with os.fdopen(read) as lines:
-        assert lines.readline().strip() == "locked"
-    return pid
-
-
-def end(pid: int) -> None:
-    """SIGKILL the process ``pid`` and reap it."""
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
+def hold_lock(folder: Path) -> subprocess.Popen[str]:
+    """A process that holds the Whoosh write lock of ``folder`` until killed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
 
 
 def test_lock_of_a_killed_writer_does_not_block(copy: Path, small: tuple[Paper, ...]) -> None:
-    end(hold_lock(copy))
+    proc = hold_lock(copy)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
     assert (copy / "MAIN_WRITELOCK").exists()  # the lock file stays behind
     index = reopen(copy, small)
     assert index.ensure() is None
@@ -302,7 +289,7 @@ def test_lock_of_a_killed_writer_does_not_block(copy: Path, small: tuple[Paper, 
 def test_lock_held_by_a_live_process_blocks_neither_search_nor_rebuild(
     copy: Path, small: tuple[Paper, ...]
 ) -> None:
-    holder = hold_lock(copy)
+    proc = hold_lock(copy)
     try:
         index = reopen(copy, small)
         index.ensure()
@@ -311,16 +298,16 @@ def test_lock_held_by_a_live_process_blocks_neither_search_nor_rebuild(
         assert len(massart_titles(index)) == 2
         index.close()
     finally:
-        end(holder)
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 def test_leftover_build_folders_of_dead_processes_are_removed(
     copy: Path, small: tuple[Paper, ...]
 ) -> None:
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    os.waitpid(pid, 0)  # a process that has ended: its pid names no live one
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    pid = int(dead.stdout)
     for name in (f"index.tmp-{pid}-dead", f"index.old-{pid}-dead"):
         junk = copy.parent / name
         junk.mkdir()
