@@ -1,7 +1,7 @@
 """What sits at an export's or the config's path is respected (real processes, real files).
 
-The exports run in processes forked from the test's; those to the process's own standard
-output start afresh (only a real process has it).
+The exports run in processes forked from the test's whose standard output is a real pipe
+(:func:`~tests.helpers.faults_piped.piped_cli`).
 
 A symlink is written through (the link stays), a replaced file keeps its mode, a
 character device and a named pipe are written in place, ``-o -`` and a path to the
@@ -22,7 +22,7 @@ import pytest
 
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
-from tests.helpers.faults_cli import run_forked
+from tests.helpers.faults_piped import piped_cli
 from tests.helpers.shared_builds import build_once, copy_listed
 from tui.shared.config import save_theme
 
@@ -55,15 +55,13 @@ def export_argv(rows: Path, *args: str) -> list[str]:
     return paperscope("--no-bundled", "--source", str(rows), "reading-list", *args)
 
 
-def export(
-    listed: tuple[Path, Path], target: str, *, afresh: bool = False
-) -> subprocess.CompletedProcess[str]:
+def export(listed: tuple[Path, Path], target: str) -> subprocess.CompletedProcess[str]:
     """``reading-list export --format markdown -o TARGET`` in a process forked from the
-    test's (its timeout detects a hang); started afresh (``afresh``) where the target is
-    the process's own standard output, which only a real one has."""
+    test's, its standard output a real pipe (a target may be that: ``-``,
+    ``/proc/self/fd/1``); its timeout detects a hang."""
     home, rows = listed
-    argv = export_argv(rows, "export", "--format", "markdown", "-o", target)
-    return run(home, argv) if afresh else run_forked(home, argv)
+    args = export_argv(rows, "export", "--format", "markdown", "-o", target)
+    return piped_cli(*args[len(paperscope()) :], home=home)
 
 
 def test_export_through_a_symlink_keeps_the_link(listed: tuple[Path, Path], tmp_path: Path) -> None:
@@ -97,7 +95,7 @@ def test_export_to_standard_output(listed: tuple[Path, Path], tmp_path: Path, ta
         link = tmp_path / "stdout"
         link.symlink_to("/proc/self/fd/1")
         target = str(link)
-    done = export(listed, target, afresh=True)
+    done = export(listed, target)
     assert done.returncode == 0, done.stderr
     assert "Export Me Please" in done.stdout
     if target.endswith("stdout"):
