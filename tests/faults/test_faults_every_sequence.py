@@ -21,8 +21,9 @@ import pytest
 
 from index_builder.paths import Paths
 from index_builder.text.safe import safe
-from tests.helpers.faults import paperscope, run
+from tests.helpers.faults import paperscope
 from tests.helpers.faults_cli import run_forked
+from tests.helpers.faults_piped import piped_cli
 from tests.helpers.hostile_data import unsafe_chars
 from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import main, ready, rendered_text, settle, type_query, until
@@ -135,7 +136,8 @@ def test_every_command_line_output_is_clean(
     home_and_argv: tuple[Path, list[str]], command: list[str]
 ) -> None:
     home, argv = home_and_argv
-    done = run(home, [*argv, *command])  # started afresh: its pipe read as text (CRLF as \n)
+    args = [*argv, *command][len(paperscope()) :]
+    done = piped_cli(*args, home=home)  # its real pipes read as text (CRLF as \n)
     assert "Traceback" not in done.stderr, done.stderr
     if IN_ARGV in command[-1]:  # the message quotes the typed id, escaped, as text
         assert unsafe_chars(done.stderr) == [] and done.returncode == 1, done.stderr

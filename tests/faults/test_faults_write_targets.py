@@ -1,5 +1,8 @@
 """What sits at an export's or the config's path is respected (real processes, real files).
 
+The exports run in processes forked from the test's whose standard output is a real pipe
+(:func:`~tests.helpers.faults_piped.piped_cli`).
+
 A symlink is written through (the link stays), a replaced file keeps its mode, a
 character device and a named pipe are written in place, ``-o -`` and a path to the
 process's own standard output print the export, and a named pipe nobody reads gives one
@@ -19,6 +22,7 @@ import pytest
 
 from index_builder.atomic import write_atomic
 from tests.helpers.faults import paperscope, run
+from tests.helpers.faults_piped import piped_cli
 from tests.helpers.shared_builds import build_once, copy_listed
 from tui.shared.config import save_theme
 
@@ -52,9 +56,12 @@ def export_argv(rows: Path, *args: str) -> list[str]:
 
 
 def export(listed: tuple[Path, Path], target: str) -> subprocess.CompletedProcess[str]:
-    """``reading-list export --format markdown -o TARGET``."""
+    """``reading-list export --format markdown -o TARGET`` in a process forked from the
+    test's, its standard output a real pipe (a target may be that: ``-``,
+    ``/proc/self/fd/1``); its timeout detects a hang."""
     home, rows = listed
-    return run(home, export_argv(rows, "export", "--format", "markdown", "-o", target))
+    args = export_argv(rows, "export", "--format", "markdown", "-o", target)
+    return piped_cli(*args[len(paperscope()) :], home=home)
 
 
 def test_export_through_a_symlink_keeps_the_link(listed: tuple[Path, Path], tmp_path: Path) -> None:
@@ -129,7 +136,7 @@ def test_export_to_a_fifo_nobody_reads_does_not_hang(
 ) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    done = export(listed, str(fifo))  # run() has a timeout: a hang fails the test
+    done = export(listed, str(fifo))  # a hang is the fork's timeout: the test fails
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "no program is reading" in done.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import pickle
 import pickletools
+import shutil
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from index_builder.paths import Paths, bundled_sources
 from index_builder.search import folder as indexfiles
 from index_builder.search.schema import SCHEMA_VERSION
 from tests.helpers.faults_cli import forked_cli
+from tests.helpers.shared_builds import build_once
 from tests.helpers.tui_helpers import ready, type_query
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
@@ -51,35 +53,49 @@ def old_catalogue_pickle(catalogue: Catalogue) -> bytes:
     return b"\x80\x02" + OLD_CLASS + b")\x81" + body[2:-1] + b"b."
 
 
-@pytest.fixture
-def small_table(tmp_path: Path) -> Path:
-    """The bundled table cut to its header, 30 rows and the two Massart papers."""
+def _build_old_home(folder: Path) -> None:
+    """``sources/small.csv`` (the bundled table cut to its header, 30 rows and the two
+    Massart papers) and ``home``, whose catalogue cache and index marker were written by
+    the old layout."""
     lines = bundled_sources()[0].read_text(encoding="utf-8").splitlines(keepends=True)
     keep = [*lines[:31], *(line for line in lines[31:] if "Massart" in line)]
-    path = tmp_path / "sources" / "small.csv"
-    path.parent.mkdir()
-    path.write_text("".join(keep), encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def old_home(tmp_path: Path, small_table: Path) -> Path:
-    """A home whose catalogue cache and index marker were written by the old layout."""
-    home = tmp_path / "home"
+    table = folder / "sources" / "small.csv"
+    table.parent.mkdir(parents=True)
+    table.write_text("".join(keep), encoding="utf-8")
+    home = folder / "home"
     paths = Paths(home / "config", home / "data", home / "cache").ensure()
-    ctx = Context(paths=paths, extra_sources=[small_table], use_bundled=False)
+    ctx = Context(paths=paths, extra_sources=[table], use_bundled=False)
     index = ctx.index()
     index.ensure()
     index.close()
-    fresh = load_catalogue([small_table])
-    old = old_catalogue_pickle(fresh)
+    old = old_catalogue_pickle(load_catalogue([table]))
     for name in (f"catalogue-v{CATALOGUE_VERSION}.pickle", "catalogue-v3.pickle"):
         (paths.cache_dir / name).write_bytes(old)
     marker = indexfiles.read_marker(paths.index_dir)
     assert marker is not None
     marker.update(schema_version=2, built_at=OLD_BUILT_AT)
     indexfiles.write_marker(paths.index_dir, marker)
-    return home
+
+
+@pytest.fixture(scope="module")
+def old_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of :func:`_build_old_home`, made once per test run (read only): each
+    test built it again (a catalogue and an index of the small table, ~0.2 s of CPU)."""
+    return build_once(tmp_path_factory, "faults-stale-caches-old-home", _build_old_home)
+
+
+@pytest.fixture
+def small_table(old_built: Path) -> Path:
+    """The bundled table cut to its header, 30 rows and the two Massart papers; it stays
+    where the old home was made from it (its path is in the catalogue's fingerprint)."""
+    return old_built / "sources" / "small.csv"
+
+
+@pytest.fixture
+def old_home(old_built: Path, tmp_path: Path) -> Path:
+    """A private copy of the home whose catalogue cache and index marker were written by
+    the old layout."""
+    return Path(shutil.copytree(old_built / "home", tmp_path / "home", symlinks=True))
 
 
 def test_the_old_pickle_is_what_the_old_layout_wrote(small_table: Path) -> None:
