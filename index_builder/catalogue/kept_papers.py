@@ -27,7 +27,8 @@ paper stands in that catalogue, by its fingerprint (the last two catalogues of t
 stored papers). A join by hand has just read that catalogue to plan the join: offered
 with :func:`offer`, its papers serve the rows (the very objects, equal to the stored ones)
 and the file's papers are not unpickled, only the rows' inputs (which are stored apart
-from the papers).
+from the papers). A row neither served so nor made again unpickles its chunk of
+:data:`CHUNK` papers alone.
 """
 
 from __future__ import annotations
@@ -49,12 +50,15 @@ if TYPE_CHECKING:
     from index_builder.model import Paper
     from index_builder.sources.types import SourceData
 
-_MAGIC = "paperscope-kept-table-papers v2"
+_MAGIC = "paperscope-kept-table-papers v3"
 _INTO = "paperscope-kept-table-papers-into v1"
 INTO_KEPT = 2
 """Catalogues whose places are noted for the same stored papers: a join's and the one
 before it, which its undo brings back."""
 REWRITE_AFTER = 50
+CHUNK = 256
+"""Papers pickled together: a row served by neither the offered catalogue nor the rows
+made again unpickles its chunk alone."""
 """Rows made again before the file is rewritten: writing 6,000 papers costs more than
 making a few dozen again on each build (a join by hand changes one or two rows)."""
 _KEPT: ContextVar[KeptPapers | None] = ContextVar("kept_table_papers", default=None)
@@ -69,7 +73,7 @@ class KeptPapers:
     def __init__(self, file: Path, key: bytes) -> None:
         self.file, self.key = file, key
         self.stamp, self.inputs, self._pickled = _load(file, key)
-        self._papers: list[Paper] | None = None
+        self._chunks: dict[int, list[Paper] | None] = {}
         self._offered = _offered_papers(file, self.stamp, len(self.inputs))
         self.made: list[tuple[Any, Paper]] = []
         self.served: list[bool] = []
@@ -79,7 +83,9 @@ class KeptPapers:
     @property
     def stored(self) -> list[tuple[Any, Paper]]:
         """Every stored row's inputs and paper (the papers unpickled)."""
-        return list(zip(self.inputs, self._stored_papers() or [], strict=False))
+        papers = [p for n in range(len(self.inputs)) if (p := self._stored_paper(n)) is not None]
+        whole = len(papers) == len(self.inputs)
+        return list(zip(self.inputs, papers, strict=True)) if whole else []
 
     def paper(self, inputs: Any) -> Paper | None:
         """The stored paper of the next row when ``inputs`` equal the stored inputs."""
@@ -87,8 +93,7 @@ class KeptPapers:
         if index < len(self.inputs) and self.inputs[index] == inputs:
             paper = self._offered[index] if self._offered else None
             if paper is None:
-                stored = self._stored_papers()
-                paper = stored[index] if stored else None
+                paper = self._stored_paper(index)
             if paper is not None:
                 self.made.append((inputs, paper))
                 self.served.append(True)
@@ -106,7 +111,11 @@ class KeptPapers:
         if len(self.made) != len(self.inputs) or self.again >= REWRITE_AFTER:
             with gc_paused():  # a short-lived tuple per object, as in write_pickle
                 inputs = pickle.dumps([i for i, _ in self.made], pickle.HIGHEST_PROTOCOL)
-                papers = pickle.dumps([p for _, p in self.made], pickle.HIGHEST_PROTOCOL)
+                made = [p for _, p in self.made]
+                papers = [
+                    pickle.dumps(made[n : n + CHUNK], pickle.HIGHEST_PROTOCOL)
+                    for n in range(0, len(made), CHUNK)
+                ]
             self.stamp = os.urandom(16)
             self.rewritten = write_pickle(self.file, (_MAGIC, self.key, self.stamp, inputs, papers))
 
@@ -127,17 +136,23 @@ class KeptPapers:
         kept = dict(list(noted.items())[-INTO_KEPT:])
         write_pickle(_into_file(self.file), (_INTO, self.stamp, kept))
 
-    def _stored_papers(self) -> list[Paper] | None:
-        """The stored papers, unpickled when first asked for; None when damaged (every
-        row is then made again)."""
-        if self._papers is None:
-            try:
-                papers = read_pickle(self._pickled) if self._pickled else []
-            except Exception:  # a damaged file is only a slower build
-                papers = []
-            ok = isinstance(papers, list) and len(papers) == len(self.inputs)
-            self._papers = papers if ok else []
-        return self._papers or None
+    def _stored_paper(self, index: int) -> Paper | None:
+        """The stored paper of row ``index``, its chunk unpickled when first asked for;
+        None when damaged (the row is then made again)."""
+        chunk = index // CHUNK
+        if chunk not in self._chunks:
+            self._chunks[chunk] = self._stored_chunk(chunk)
+        papers = self._chunks[chunk]
+        return papers[index % CHUNK] if papers else None
+
+    def _stored_chunk(self, chunk: int) -> list[Paper] | None:
+        """The stored papers of rows ``chunk * CHUNK`` on, unpickled; None when damaged."""
+        rows = min(CHUNK, len(self.inputs) - chunk * CHUNK)
+        try:
+            papers = read_pickle(self._pickled[chunk])
+        except Exception:  # a damaged file is only a slower build
+            return None
+        return papers if isinstance(papers, list) and len(papers) == rows else None
 
 
 @contextlib.contextmanager
@@ -204,18 +219,19 @@ def _code_files() -> list[Path]:
     return files
 
 
-def _load(file: Path, key: bytes) -> tuple[bytes, list[Any], bytes]:
-    """The stamp, the rows' inputs and the pickled papers stored for ``key``; none when
-    missing, damaged or made for another key."""
+def _load(file: Path, key: bytes) -> tuple[bytes, list[Any], list[bytes]]:
+    """The stamp, the rows' inputs and the pickled papers (by chunks of :data:`CHUNK`)
+    stored for ``key``; none when missing, damaged or made for another key."""
     try:
         magic, stored_key, stamp, inputs, papers = read_pickle(file)
         # The 6,000 rows (22 MB at three venues) are unpickled only for this key.
-        if magic != _MAGIC or stored_key != key or not isinstance(papers, bytes):
-            return b"", [], b""
+        if magic != _MAGIC or stored_key != key or not isinstance(papers, list):
+            return b"", [], []
         made = read_pickle(inputs)
     except Exception:  # a damaged file is only a slower build
-        return b"", [], b""
-    return (stamp, made, papers) if isinstance(made, list) and made else (b"", [], b"")
+        return b"", [], []
+    whole = isinstance(made, list) and made and len(papers) == -(-len(made) // CHUNK)
+    return (stamp, made, papers) if whole else (b"", [], [])
 
 
 def _into_file(file: Path) -> Path:

@@ -24,14 +24,13 @@ def count_digests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def count_unpickled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry (its row count) per time a build unpickles the kept file's papers."""
+    """The chunks of the kept file's papers a build unpickles (by number, from now on)."""
     seen: list[int] = []
-    original = kept_papers.KeptPapers._stored_papers
+    original = kept_papers.KeptPapers._stored_chunk
 
-    def counting(self: kept_papers.KeptPapers) -> list[Paper] | None:
-        if self._papers is None:
-            seen.append(len(self.inputs))
-        return original(self)
+    def counting(self: kept_papers.KeptPapers, chunk: int) -> list[Paper] | None:
+        seen.append(chunk)
+        return original(self, chunk)
 
-    monkeypatch.setattr(kept_papers.KeptPapers, "_stored_papers", counting)
+    monkeypatch.setattr(kept_papers.KeptPapers, "_stored_chunk", counting)
     return seen
