@@ -28,7 +28,6 @@ merges their segment, so an index mostly made of them is larger and slower to re
 from __future__ import annotations
 
 import os
-import pickle
 import shutil
 from collections import Counter
 from collections.abc import Sequence
@@ -39,13 +38,20 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from index_builder.atomic import write_pickle
 from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import pending_rows
 from index_builder.search.changed_papers import differing, digest
 from index_builder.search.doc_map import save_segment_ids
-from index_builder.search.documents import combined_text, paper_doc
+from index_builder.search.documents import paper_doc
+from index_builder.search.manifest import (
+    MANIFEST,
+    Manifest,
+    entry,
+    load_manifest,
+    save_manifest,
+    save_manifest_changes,
+)
 from index_builder.search.vocabulary import (
     CHANGES_FILE,
     CHANGES_LIMIT,
@@ -57,12 +63,27 @@ from index_builder.search.vocabulary import (
 )
 from index_builder.search.words import words
 
-MANIFEST = "paperscope-papers.pickle"
 REBUILD_SHARE = 0.5
 """A change of more than this share of the papers (or an index with more than this share
 of deleted documents) is made by a full build."""
-Manifest = dict[str, tuple[bytes, str]]
-_MAGIC = "paperscope-index-papers v3"
+
+# The manifest's names, re-exported: the full build and the tests know them from here.
+__all__ = [
+    "MANIFEST",
+    "REBUILD_SHARE",
+    "Changes",
+    "changes_between",
+    "deleted_count",
+    "digest",
+    "entry",
+    "link_files",
+    "linked_checksums",
+    "load_manifest",
+    "prepare",
+    "save_manifest",
+    "worth_it",
+    "write_changes",
+]
 
 
 @dataclass(frozen=True)
@@ -76,29 +97,6 @@ class Changes:
 
     def __len__(self) -> int:
         return len(self.written) + len(self.removed)
-
-
-def entry(paper: Paper) -> tuple[bytes, str]:
-    """A paper's manifest entry: its digest and the combined text its words come from."""
-    return digest(paper), combined_text(paper)
-
-
-def save_manifest(folder: Path, papers: Sequence[Paper], known: Manifest | None = None) -> None:
-    """Write the manifest of ``papers`` (entries of ``known`` reused by id) into ``folder``."""
-    known = known or {}
-    manifest = {p.id: known.get(p.id) or entry(p) for p in papers}
-    if not write_pickle(folder / MANIFEST, (_MAGIC, manifest)):
-        raise OSError(f"cannot write {folder / MANIFEST}")
-
-
-def load_manifest(folder: Path) -> Manifest | None:
-    """The manifest in ``folder``; ``None`` when missing or unreadable (then: full build)."""
-    try:
-        with (folder / MANIFEST).open("rb") as handle:
-            magic, manifest = pickle.load(handle)
-    except Exception:  # no manifest (an older index) or a damaged one: a full build
-        return None
-    return manifest if magic == _MAGIC and isinstance(manifest, dict) else None
 
 
 def changes_between(
@@ -236,7 +234,7 @@ def write_changes(
     # Each side file is replaced by rename (never written through the old file's link).
     _move_vocabulary(old, folder, changes, before, manifest)
     _move_vectors(old, folder, papers, changes)
-    save_manifest(folder, papers, manifest)
+    save_manifest_changes(old, folder, papers, (changes.removed, changes.written), manifest)
 
 
 def _move_vocabulary(
