@@ -56,11 +56,11 @@ INTO_KEPT = 2
 """Catalogues whose places are noted for the same stored papers: a join's and the one
 before it, which its undo brings back."""
 REWRITE_AFTER = 50
+"""Rows made again before the file is rewritten: writing 6,000 papers costs more than
+making a few dozen again on each build (a join by hand changes one or two rows)."""
 CHUNK = 256
 """Papers pickled together: a row served by neither the offered catalogue nor the rows
 made again unpickles its chunk alone."""
-"""Rows made again before the file is rewritten: writing 6,000 papers costs more than
-making a few dozen again on each build (a join by hand changes one or two rows)."""
 _KEPT: ContextVar[KeptPapers | None] = ContextVar("kept_table_papers", default=None)
 _OFFERED: ContextVar[Catalogue | None] = ContextVar("kept_papers_offered", default=None)
 _PACKAGES = ("catalogue", "sources", "text")
@@ -116,8 +116,10 @@ class KeptPapers:
                     pickle.dumps(made[n : n + CHUNK], pickle.HIGHEST_PROTOCOL)
                     for n in range(0, len(made), CHUNK)
                 ]
-            self.stamp = os.urandom(16)
-            self.rewritten = write_pickle(self.file, (_MAGIC, self.key, self.stamp, inputs, papers))
+            stamp = os.urandom(16)
+            self.rewritten = write_pickle(self.file, (_MAGIC, self.key, stamp, inputs, papers))
+            if self.rewritten:
+                self.stamp = stamp
 
     def went_into(self, catalogue: Catalogue) -> None:
         """Note where each row's paper stands in ``catalogue`` (the one this build made),

@@ -7,7 +7,9 @@ after a join by hand. The join command holds both catalogues, the one before the
 the one after, whose table papers are mostly the very same objects (served from the one
 before, :func:`index_builder.catalogue.kept_papers.offer`). :func:`note_changes` writes the
 ids in which they differ (the same paper object is the same paper; any other pair is
-compared by :func:`digest`) under both fingerprints, beside the index folder;
+compared by :func:`digest`) under both fingerprints, beside the index folder (not when
+most papers are copies, as when the catalogue after came from its cache: the note a
+join made of the same two catalogues before then stays);
 :func:`differing` hands them to the change in place when the index is the one catalogue's
 and the papers the other's (either way round: an undo's change is the join's, reversed).
 The manifest's entries of every other paper are then kept without a digest. Importing
@@ -58,6 +60,9 @@ def note_changes(
     was = {paper.id: paper for paper in old}
     if first == second or len(was) != len(old):
         return  # no change, or ids that are not one paper each: nothing is noted
+    if 2 * sum(was.get(paper.id) is paper for paper in new) < len(new):
+        return  # mostly copies (read from a cache, not built from these): digesting them
+        # all would cost the search's comparison twice over; a note made before stays
     differ: set[str] = set()
     for paper in new:
         other = was.pop(paper.id, None)

@@ -5,7 +5,6 @@ or a damaged one, is not used; the undo's change uses the join's note, reversed.
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -89,17 +88,30 @@ def test_a_note_of_other_catalogues_or_a_damaged_one_is_not_used(
     assert in_place.load_manifest(index_dir) == {p.id: in_place.entry(p) for p in after}
 
 
-def test_the_note_names_papers_changed_by_other_objects_too(tmp_path: Path) -> None:
-    """Papers that are other objects with the same fields are not noted; a paper with
-    another field, one removed and one added are."""
+def copy(paper: Paper, **changes: object) -> Paper:
+    """Another object with the same fields as ``paper`` (but ``changes``)."""
+    fields = {f: getattr(paper, f) for f in paper.__dataclass_fields__}
+    return Paper(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_the_note_names_the_papers_with_other_fields_removed_or_added(tmp_path: Path) -> None:
+    """A copy with the same fields is not noted; another field, a removal, an addition are."""
     papers = fixed_papers()[:30]
-    copies = [Paper(**{f: getattr(p, f) for f in p.__dataclass_fields__}) for p in papers]
-    copies[3] = Paper(**{**{f: getattr(papers[3], f) for f in papers[3].__dataclass_fields__},
-                         "title": "another title"})  # fmt: skip
-    added = copies.pop(7)
-    copies.append(Paper(**{**{f: getattr(added, f) for f in added.__dataclass_fields__},
-                           "id": "new-paper"}))  # fmt: skip
+    after = [*papers[:3], copy(papers[3], title="another title"), copy(papers[4]), *papers[5:]]
+    removed = after.pop(7)
+    after.append(copy(removed, id="new-paper"))
     index_dir = tmp_path / "index"
-    changed_papers.note_changes(index_dir, ("a", papers), ("b", copies))
-    assert changed_papers.differing(index_dir, "b", "a") == {papers[3].id, added.id, "new-paper"}
-    shutil.rmtree(tmp_path / "index", ignore_errors=True)
+    changed_papers.note_changes(index_dir, ("a", papers), ("b", after))
+    assert changed_papers.differing(index_dir, "b", "a") == {papers[3].id, removed.id, "new-paper"}
+
+
+def test_no_note_is_made_of_catalogues_of_copies(tmp_path: Path) -> None:
+    """Papers that are all copies (a catalogue read from its cache) would be digested
+    twice over: no note is made, and a note made before for the same two stays."""
+    papers = fixed_papers()[:30]
+    index_dir = tmp_path / "index"
+    changed_papers.note_changes(index_dir, ("a", papers), ("b", [*papers[:29]]))
+    changed_papers.note_changes(index_dir, ("a", papers), ("b", [copy(p) for p in papers]))
+    assert changed_papers.differing(index_dir, "a", "b") == {papers[29].id}
+    changed_papers.note_changes(index_dir, ("c", papers), ("d", [copy(p) for p in papers]))
+    assert changed_papers.differing(index_dir, "c", "d") is None
