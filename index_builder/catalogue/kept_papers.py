@@ -20,12 +20,22 @@ written again when the key changed or many rows were made again
 The papers are stored pickled apart from the key, so a file of another key (a feed
 changed) is not unpickled in vain. A damaged file is ignored; one that cannot be written
 is no error.
+
+The papers a build served or made are most often in the catalogue it built, unchanged:
+:meth:`KeptPapers.went_into` notes beside the file (``.into.pickle``) where each row's
+paper stands in that catalogue, by its fingerprint (the last two catalogues of the same
+stored papers). A join by hand has just read that catalogue to plan the join: offered
+with :func:`offer`, its papers serve the rows (the very objects, equal to the stored ones)
+and the file's papers are not unpickled, only the rows' inputs (which are stored apart
+from the papers). A row neither served so nor made again unpickles its chunk of
+:data:`CHUNK` papers alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import pickle
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -36,14 +46,23 @@ from index_builder.atomic import gc_paused, read_pickle, write_pickle
 from index_builder.venues import declared_digest
 
 if TYPE_CHECKING:
+    from index_builder.catalogue.papers import Catalogue
     from index_builder.model import Paper
     from index_builder.sources.types import SourceData
 
-_MAGIC = "paperscope-kept-table-papers"
+_MAGIC = "paperscope-kept-table-papers v3"
+_INTO = "paperscope-kept-table-papers-into v1"
+INTO_KEPT = 2
+"""Catalogues whose places are noted for the same stored papers: a join's and the one
+before it, which its undo brings back."""
 REWRITE_AFTER = 50
 """Rows made again before the file is rewritten: writing 6,000 papers costs more than
 making a few dozen again on each build (a join by hand changes one or two rows)."""
+CHUNK = 256
+"""Papers pickled together: a row served by neither the offered catalogue nor the rows
+made again unpickles its chunk alone."""
 _KEPT: ContextVar[KeptPapers | None] = ContextVar("kept_table_papers", default=None)
+_OFFERED: ContextVar[Catalogue | None] = ContextVar("kept_papers_offered", default=None)
 _PACKAGES = ("catalogue", "sources", "text")
 """The code the table papers are made by (with ``model.py``): any change of it is a new key."""
 
@@ -53,17 +72,31 @@ class KeptPapers:
 
     def __init__(self, file: Path, key: bytes) -> None:
         self.file, self.key = file, key
-        self.stored = _load(file, key)
+        self.stamp, self.inputs, self._pickled = _load(file, key)
+        self._chunks: dict[int, list[Paper] | None] = {}
+        self._offered = _offered_papers(file, self.stamp, len(self.inputs))
         self.made: list[tuple[Any, Paper]] = []
+        self.served: list[bool] = []
         self.again = 0
+        self.rewritten = False
+
+    @property
+    def stored(self) -> list[tuple[Any, Paper]]:
+        """Every stored row's inputs and paper (the papers unpickled)."""
+        papers = [p for n in range(len(self.inputs)) if (p := self._stored_paper(n)) is not None]
+        whole = len(papers) == len(self.inputs)
+        return list(zip(self.inputs, papers, strict=True)) if whole else []
 
     def paper(self, inputs: Any) -> Paper | None:
         """The stored paper of the next row when ``inputs`` equal the stored inputs."""
         index = len(self.made)
-        if index < len(self.stored):
-            stored_inputs, paper = self.stored[index]
-            if stored_inputs == inputs:
+        if index < len(self.inputs) and self.inputs[index] == inputs:
+            paper = self._offered[index] if self._offered else None
+            if paper is None:
+                paper = self._stored_paper(index)
+            if paper is not None:
                 self.made.append((inputs, paper))
+                self.served.append(True)
                 return paper
         self.again += 1
         return None
@@ -71,26 +104,82 @@ class KeptPapers:
     def add(self, inputs: Any, paper: Paper) -> None:
         """The paper made again for the row whose :meth:`paper` found nothing."""
         self.made.append((inputs, paper))
+        self.served.append(False)
 
     def save(self) -> None:
         """Write this build's papers when the key or enough rows changed."""
-        if len(self.made) != len(self.stored) or self.again >= REWRITE_AFTER:
+        if len(self.made) != len(self.inputs) or self.again >= REWRITE_AFTER:
             with gc_paused():  # a short-lived tuple per object, as in write_pickle
-                papers = pickle.dumps(self.made, protocol=pickle.HIGHEST_PROTOCOL)
-            write_pickle(self.file, (_MAGIC, self.key, papers))
+                inputs = pickle.dumps([i for i, _ in self.made], pickle.HIGHEST_PROTOCOL)
+                made = [p for _, p in self.made]
+                papers = [
+                    pickle.dumps(made[n : n + CHUNK], pickle.HIGHEST_PROTOCOL)
+                    for n in range(0, len(made), CHUNK)
+                ]
+            stamp = os.urandom(16)
+            self.rewritten = write_pickle(self.file, (_MAGIC, self.key, stamp, inputs, papers))
+            if self.rewritten:
+                self.stamp = stamp
+
+    def went_into(self, catalogue: Catalogue) -> None:
+        """Note where each row's paper stands in ``catalogue`` (the one this build made),
+        for the rows whose paper is the stored one (each row's, when the file was just
+        written): a later build offered that catalogue is served from it."""
+        if not self.made or (not self.rewritten and len(self.made) != len(self.inputs)):
+            return
+        at = {id(paper): n for n, paper in enumerate(catalogue.papers)}
+        places = [
+            at.get(id(paper), -1) if self.rewritten or served else -1
+            for (_, paper), served in zip(self.made, self.served, strict=True)
+        ]
+        noted = {} if self.rewritten else _read_into(self.file, self.stamp)
+        noted.pop(catalogue.fingerprint, None)
+        noted[catalogue.fingerprint] = places
+        kept = dict(list(noted.items())[-INTO_KEPT:])
+        write_pickle(_into_file(self.file), (_INTO, self.stamp, kept))
+
+    def _stored_paper(self, index: int) -> Paper | None:
+        """The stored paper of row ``index``, its chunk unpickled when first asked for;
+        None when damaged (the row is then made again)."""
+        chunk = index // CHUNK
+        if chunk not in self._chunks:
+            self._chunks[chunk] = self._stored_chunk(chunk)
+        papers = self._chunks[chunk]
+        return papers[index % CHUNK] if papers else None
+
+    def _stored_chunk(self, chunk: int) -> list[Paper] | None:
+        """The stored papers of rows ``chunk * CHUNK`` on, unpickled; None when damaged."""
+        rows = min(CHUNK, len(self.inputs) - chunk * CHUNK)
+        try:
+            papers = read_pickle(self._pickled[chunk])
+        except Exception:  # a damaged file is only a slower build
+            return None
+        return papers if isinstance(papers, list) and len(papers) == rows else None
 
 
 @contextlib.contextmanager
-def using(file: Path | None, key: bytes) -> Iterator[None]:
-    """Serve the kept papers from ``file`` (nothing is kept when ``None``); save on success."""
+def using(file: Path | None, key: bytes) -> Iterator[KeptPapers | None]:
+    """Serve the kept papers from ``file`` (nothing is kept when ``None``); save on success.
+    The block is given them (to note where they went: :meth:`KeptPapers.went_into`)."""
     kept = KeptPapers(file, key) if file is not None else None
     token = _KEPT.set(kept)
     try:
-        yield
+        yield kept
     finally:
         _KEPT.reset(token)
     if kept is not None:
         kept.save()
+
+
+@contextlib.contextmanager
+def offer(catalogue: Catalogue) -> Iterator[None]:
+    """In the block, builds serve the rows kept for ``catalogue`` (read before the change
+    by the same process) from its papers instead of unpickling the stored ones."""
+    token = _OFFERED.set(catalogue)
+    try:
+        yield
+    finally:
+        _OFFERED.reset(token)
 
 
 def kept() -> KeptPapers | None:
@@ -132,14 +221,45 @@ def _code_files() -> list[Path]:
     return files
 
 
-def _load(file: Path, key: bytes) -> list[tuple[Any, Paper]]:
-    """The papers stored for ``key``; none when missing, damaged or made for another key."""
+def _load(file: Path, key: bytes) -> tuple[bytes, list[Any], list[bytes]]:
+    """The stamp, the rows' inputs and the pickled papers (by chunks of :data:`CHUNK`)
+    stored for ``key``; none when missing, damaged or made for another key."""
     try:
-        magic, stored_key, papers = read_pickle(file)
-        # The 6,000 papers (22 MB at three venues) are unpickled only for this key.
-        if magic != _MAGIC or stored_key != key or not isinstance(papers, bytes):
-            return []
-        made = read_pickle(papers)
+        magic, stored_key, stamp, inputs, papers = read_pickle(file)
+        # The 6,000 rows (22 MB at three venues) are unpickled only for this key.
+        if magic != _MAGIC or stored_key != key or not isinstance(papers, list):
+            return b"", [], []
+        made = read_pickle(inputs)
     except Exception:  # a damaged file is only a slower build
-        return []
-    return made if isinstance(made, list) else []
+        return b"", [], []
+    whole = isinstance(made, list) and made and len(papers) == -(-len(made) // CHUNK)
+    return (stamp, made, papers) if whole else (b"", [], [])
+
+
+def _into_file(file: Path) -> Path:
+    return file.with_suffix(".into.pickle")
+
+
+def _read_into(file: Path, stamp: bytes) -> dict[str, list[int]]:
+    """The places noted for the papers stored with ``stamp``, by catalogue fingerprint."""
+    try:
+        magic, noted_stamp, noted = read_pickle(_into_file(file))
+    except Exception:  # none noted, or damaged: the stored papers serve
+        return {}
+    ok = magic == _INTO and bool(stamp) and noted_stamp == stamp and isinstance(noted, dict)
+    return dict(noted) if ok else {}
+
+
+def _offered_papers(file: Path, stamp: bytes, rows: int) -> list[Paper | None] | None:
+    """Each row's paper in the offered catalogue (None where it is not noted there); None
+    when no catalogue is offered or none was noted for it."""
+    offered = _OFFERED.get()
+    if offered is None or not stamp:
+        return None
+    places = _read_into(file, stamp).get(offered.fingerprint)
+    papers = offered.papers
+    if not isinstance(places, list) or len(places) != rows:
+        return None
+    if not all(isinstance(n, int) and -1 <= n < len(papers) for n in places):
+        return None
+    return [papers[n] if n >= 0 else None for n in places]

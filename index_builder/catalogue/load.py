@@ -199,10 +199,14 @@ def _build(
         read.append((path, digest, result))
     problems.extend(without_gone_joins(parsed))
     # The merge makes some 100,000 objects and keeps them: a collection midway frees nothing.
-    with kept_papers.using(kept, kept_papers.stage_key(read) if kept else b""), gc_paused():
+    key = kept_papers.stage_key(read) if kept else b""
+    with kept_papers.using(kept, key) as table_papers, gc_paused():
         built = build_papers(parsed)
     papers, clashes = drop_claimed_ids(built, parsed)
-    return Catalogue(papers, [*problems, *clashes], fingerprint)
+    catalogue = Catalogue(papers, [*problems, *clashes], fingerprint)
+    if table_papers is not None:
+        table_papers.went_into(catalogue)
+    return catalogue
 
 
 def _fingerprint(blobs: Sequence[_Blob], problems: Sequence[SourceProblem]) -> str:

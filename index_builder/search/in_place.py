@@ -2,18 +2,20 @@
 
 Every index folder keeps a manifest (:data:`MANIFEST`): each paper's id, a digest of all
 its fields (so of every field that its document,
-:func:`~index_builder.search.documents.paper_doc`, and its vectors read) and the combined
-text its vocabulary words came from. When the catalogue changes, :func:`changes_between`
-compares the new papers with the manifest; :func:`write_changes` then makes the new
-index in a build folder beside the old one: the old files hard-linked (Whoosh never
-rewrites a file it wrote; a commit writes a new segment and a new table of contents),
-the removed and changed documents deleted by id and the changed and added ones written
-through Whoosh's own writer (``delete_by_term``/``add_document``, one new segment,
-Whoosh's merge policy), the vocabulary counts moved by the words of those papers alone,
-and the vectors' rows of those papers left pending (:mod:`~.pending_rows`: computed with
-the stored vocabulary and weights, no refit, when the vectors are first read, so the
-search after a change imports no numpy). :func:`prepare` seals the folder with its
-marker; the caller swaps it in, as after a full build.
+:func:`~index_builder.search.documents.paper_doc`, and its vectors read) and the
+combined text its vocabulary words came from. When the catalogue changes,
+:func:`changes_between` compares the new papers with the manifest (by digest, or, when
+the command that changed the catalogue noted which papers it changed,
+:mod:`~.changed_papers`, those alone); :func:`write_changes` then makes the new index in
+a build folder beside the old one: the old files hard-linked (Whoosh never rewrites a
+file it wrote; a commit writes a new segment and a new table of contents), the removed
+and changed documents deleted by id and the changed and added ones written through
+Whoosh's own writer (``delete_by_term``/``add_document``, one new segment, Whoosh's
+merge policy), the vocabulary counts moved by the words of those papers alone, and the
+vectors' rows of those papers left pending (:mod:`~.pending_rows`: computed with the
+stored vocabulary and weights, no refit, when the vectors are first read, so the search
+after a change imports no numpy). :func:`prepare` seals the folder with its marker; the
+caller swaps it in, as after a full build.
 
 A full build is made instead (:func:`worth_it` says False) when more than
 :data:`REBUILD_SHARE` of the papers changed, or when deleted documents would make up
@@ -25,26 +27,31 @@ merges their segment, so an index mostly made of them is larger and slower to re
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import os
-import pickle
 import shutil
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
 
-from index_builder.atomic import write_pickle
-from index_builder.model import Event, Paper, field_getter
+from index_builder.model import Paper
 from index_builder.search import folder as indexfiles
 from index_builder.search import pending_rows
+from index_builder.search.changed_papers import differing, digest
 from index_builder.search.doc_map import save_segment_ids
-from index_builder.search.documents import combined_text, paper_doc
+from index_builder.search.documents import paper_doc
+from index_builder.search.manifest import (
+    MANIFEST,
+    Manifest,
+    entry,
+    load_manifest,
+    save_manifest,
+    save_manifest_changes,
+)
 from index_builder.search.vocabulary import (
     CHANGES_FILE,
     CHANGES_LIMIT,
@@ -56,12 +63,27 @@ from index_builder.search.vocabulary import (
 )
 from index_builder.search.words import words
 
-MANIFEST = "paperscope-papers.pickle"
 REBUILD_SHARE = 0.5
 """A change of more than this share of the papers (or an index with more than this share
 of deleted documents) is made by a full build."""
-Manifest = dict[str, tuple[bytes, str]]
-_MAGIC = "paperscope-index-papers v3"
+
+# The manifest's names, re-exported: the full build and the tests know them from here.
+__all__ = [
+    "MANIFEST",
+    "REBUILD_SHARE",
+    "Changes",
+    "changes_between",
+    "deleted_count",
+    "digest",
+    "entry",
+    "link_files",
+    "linked_checksums",
+    "load_manifest",
+    "prepare",
+    "save_manifest",
+    "worth_it",
+    "write_changes",
+]
 
 
 @dataclass(frozen=True)
@@ -77,57 +99,22 @@ class Changes:
         return len(self.written) + len(self.removed)
 
 
-_PAPER_FIELDS = field_getter(Paper)
-_EVENT_FIELDS = field_getter(Event)
-_EVENTS = [f.name for f in fields(Paper)].index("events")
+def changes_between(
+    manifest: Manifest, papers: Sequence[Paper], differ: frozenset[str] | None = None
+) -> tuple[Changes, Manifest]:
+    """The changes from ``manifest`` to ``papers``, and the new manifest's entries.
 
-
-def digest(paper: Paper) -> bytes:
-    """A digest of every field of ``paper``: the same for equal papers.
-
-    The field values (the events' as tuples) are serialized by ``marshal`` in its
-    version 2, which has no references between objects, so equal values give equal bytes
-    whatever objects hold them; half the time the paper's ``repr`` took (0.1 s of the
-    search after a join). A value ``marshal`` cannot write falls back to the ``repr``."""
-    values = _PAPER_FIELDS(paper)
-    events = tuple(map(_EVENT_FIELDS, values[_EVENTS]))
-    try:
-        data = marshal.dumps((values[:_EVENTS], events, values[_EVENTS + 1 :]), 2)
-    except ValueError:  # a type of value marshal does not know (no field has one today)
-        data = repr(paper).encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def entry(paper: Paper) -> tuple[bytes, str]:
-    """A paper's manifest entry: its digest and the combined text its words come from."""
-    return digest(paper), combined_text(paper)
-
-
-def save_manifest(folder: Path, papers: Sequence[Paper], known: Manifest | None = None) -> None:
-    """Write the manifest of ``papers`` (entries of ``known`` reused by id) into ``folder``."""
-    known = known or {}
-    manifest = {p.id: known.get(p.id) or entry(p) for p in papers}
-    if not write_pickle(folder / MANIFEST, (_MAGIC, manifest)):
-        raise OSError(f"cannot write {folder / MANIFEST}")
-
-
-def load_manifest(folder: Path) -> Manifest | None:
-    """The manifest in ``folder``; ``None`` when missing or unreadable (then: full build)."""
-    try:
-        with (folder / MANIFEST).open("rb") as handle:
-            magic, manifest = pickle.load(handle)
-    except Exception:  # no manifest (an older index) or a damaged one: a full build
-        return None
-    return manifest if magic == _MAGIC and isinstance(manifest, dict) else None
-
-
-def changes_between(manifest: Manifest, papers: Sequence[Paper]) -> tuple[Changes, Manifest]:
-    """The changes from ``manifest`` to ``papers``, and the new manifest's entries."""
+    ``differ``: the ids of the only papers that may differ from the manifest's
+    (:func:`~.changed_papers.differing`); every other paper the manifest holds keeps its
+    entry without a digest. None: every paper is compared by its digest."""
     current: Manifest = {}
     written: list[Paper] = []
     removed: list[str] = []
     for paper in papers:
         before = manifest.get(paper.id)
+        if differ is not None and before is not None and paper.id not in differ:
+            current[paper.id] = before
+            continue
         now = digest(paper)
         if before is not None and before[0] == now:
             current[paper.id] = before
@@ -193,7 +180,8 @@ def prepare(index_dir: Path, papers: Sequence[Paper], expected: dict[str, Any]) 
     manifest = load_manifest(index_dir)
     if manifest is None:
         return None
-    changes, current = changes_between(manifest, papers)
+    noted = differing(index_dir, marker.get("fingerprint"), str(expected.get("fingerprint")))
+    changes, current = changes_between(manifest, papers, noted)
     tmp = indexfiles.temp_dir_for(index_dir)
     try:
         if not worth_it(changes, len(papers), deleted_count(index_dir)):
@@ -246,7 +234,7 @@ def write_changes(
     # Each side file is replaced by rename (never written through the old file's link).
     _move_vocabulary(old, folder, changes, before, manifest)
     _move_vectors(old, folder, papers, changes)
-    save_manifest(folder, papers, manifest)
+    save_manifest_changes(old, folder, papers, (changes.removed, changes.written), manifest)
 
 
 def _move_vocabulary(

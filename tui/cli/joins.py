@@ -20,6 +20,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from index_builder.catalogue import kept_papers
 from index_builder.catalogue.joins.by_hand import (
     KEEPS_ITS_ABSTRACT,
     Apart,
@@ -36,7 +37,9 @@ from index_builder.catalogue.joins.by_hand import (
     read_lines,
     remove_joins,
 )
+from index_builder.catalogue.papers import Catalogue
 from index_builder.model import Paper
+from index_builder.search.changed_papers import note_changes
 from tui.cli.common import add_subparser
 from tui.cli.output import echo, error
 from tui.cli.records import author_line, report_problems
@@ -91,7 +94,7 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
     except JoinRefused as exc:
         error(str(exc))
         return 1
-    row = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue().get(join.abstract_id)
+    row = _rebuilt(ctx, catalogue).get(join.abstract_id)
     if row is None or row.event_id != join.event_id:
         error(f"the join was written to {ctx.paths.hand_joins} but did not take; "
               f"paperscope join --undo {abstract} takes it back")  # fmt: skip
@@ -99,6 +102,18 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
     echo(f"Joined {abstract} to {row.id}: {row.title}")
     echo(f"Written to {ctx.paths.hand_joins}; paperscope join --undo {row.id} takes it back.")
     return 0
+
+
+def _rebuilt(ctx: Context, before: Catalogue) -> Catalogue:
+    """The catalogue built again after the change, the table papers it kept served from
+    ``before`` (just read, so their file's papers are not unpickled again); the papers
+    the two differ in are noted for the index's change in place (the next search's)."""
+    with kept_papers.offer(before):
+        after = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
+    note_changes(
+        ctx.paths.index_dir, (before.fingerprint, before.papers), (after.fingerprint, after.papers)
+    )
+    return after
 
 
 def _likeliest(lone: Paper, papers: Sequence[Paper], path: Path) -> None:
@@ -120,7 +135,7 @@ def _apart(ctx: Context, paper: str) -> int:
     except JoinRefused as exc:
         error(str(exc))
         return 1
-    fresh = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
+    fresh = _rebuilt(ctx, ctx.catalogue())
     if not apart_took(path, fresh.get, apart):
         error(f"{KEEPS_ITS_ABSTRACT.format(id=paper)} ({path} is left as it was)")
         return 1

@@ -30,6 +30,7 @@ from tests.helpers.catalogue_data import (
     LONE_HINT,
     table_copy,
 )
+from tests.helpers.change_spies import count_unpickled
 
 DAY = dt.date(2026, 12, 5)
 
@@ -174,3 +175,63 @@ def test_the_kept_papers_of_other_sources_are_not_unpickled(
     assert unpickled == []
     assert kept_papers.KeptPapers(kept_file(cache), stored_key).stored
     assert unpickled  # the same file, for its own key: its papers served
+
+
+@pytest.fixture
+def unpickled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per time a build unpickled the kept file's papers (not their rows' inputs)."""
+    return count_unpickled(monkeypatch)
+
+
+def join_offered(
+    tmp_path: Path, made: list[str], sources: list[Path], damage: bytes | None = None
+) -> tuple[Catalogue, Catalogue, list[str]]:
+    """A build of ``sources``, then a join by hand built with that catalogue offered (the
+    places of its kept papers overwritten with ``damage`` first): both, and the rows the
+    join's build made."""
+    cache, joins = tmp_path / "cache", tmp_path / "joins.jsonl"
+    first, _ = through_cache(cache, sources, made)
+    if damage is not None:
+        kept_file(cache).with_suffix(".into.pickle").write_bytes(damage)
+    add_join(joins, plan_join(first.get, LONE_ABSTRACT, LONE_HINT, today=DAY))
+    with kept_papers.offer(first):
+        joined, again = through_cache(cache, [*sources, joins], made)
+    assert_same(joined, load_catalogue([*sources, joins]))
+    return first, joined, again
+
+
+def test_a_join_offered_the_catalogue_before_serves_its_papers(
+    tmp_path: Path, made: list[str], unpickled: list[int], lone_cut: list[Path]
+) -> None:
+    first, joined, again = join_offered(tmp_path, made, lone_cut)
+    assert again == [LONE_HINT] and unpickled == []
+    kept_rows = [p for p in first.papers if p.event_id is not None and str(p.event_id) != LONE_HINT]
+    assert all(joined.get(p.id) is p for p in kept_rows)  # the very objects, not copies
+
+
+def test_a_row_the_last_join_made_again_is_not_served_from_its_catalogue(
+    tmp_path: Path,
+    made: list[str],
+    unpickled: list[int],
+    lone_cut: list[Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The join's catalogue holds the joined row's new paper, the file the row's paper from
+    before the join: an undo built from the join's catalogue must not take the new one,
+    and unpickles the chunk of stored papers that holds it, alone."""
+    monkeypatch.setattr(kept_papers, "CHUNK", 8)
+    first, joined, _ = join_offered(tmp_path, made, lone_cut)
+    remove_joins(tmp_path / "joins.jsonl", joined.get, LONE_HINT)
+    with kept_papers.offer(joined):
+        undone, again = through_cache(tmp_path / "cache", lone_cut, made)
+    assert_same(undone, from_nothing(lone_cut))
+    assert again == [] and len(unpickled) == 1 < len(table_rows(first)) // 8
+    assert undone.get(LONE_HINT) == first.get(LONE_HINT) != joined.get(LONE_HINT)
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a pickle", b"\x80\x05K"])
+def test_damaged_places_of_the_kept_papers_are_ignored(
+    tmp_path: Path, made: list[str], unpickled: list[int], lone_cut: list[Path], garbage: bytes
+) -> None:
+    _, _, again = join_offered(tmp_path, made, lone_cut, garbage)
+    assert again == [LONE_HINT] and unpickled  # the stored papers served instead
