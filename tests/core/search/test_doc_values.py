@@ -9,6 +9,7 @@ same documents give the shares fields of their own (terms hashed with other numb
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from index_builder.model import Paper
 from index_builder.search import parallel
 from index_builder.search.documents import paper_doc
 from index_builder.search.schema import make_schema
+from tests.helpers.shared_builds import build_once
 
 FIXTURE_PAPERS = Path(__file__).resolve().parents[2] / "fixtures" / "analysis" / "papers.json"
 
@@ -56,24 +58,52 @@ def build(folder: Path, docs: list[dict[str, str]], workers: int | None) -> None
     ix.close()
 
 
+def read_back(folder: Path, docs: list[dict[str, str]]) -> tuple[object, ...]:
+    """What Whoosh's reader gives of ``folder``: each field's total length, every term's
+    postings, and the stored fields of a document that has none."""
+    with whoosh_index.open_dir(str(folder)).reader() as r:
+        fields = sorted(r.indexed_field_names())
+        # Each term looked up through the terms table's hash tables: a share without
+        # abstracts numbered its fields otherwise (its hashes are made again).
+        postings = [list(r.postings(f, t).all_ids()) for f, t in r.all_terms()]
+        return (
+            [(f, r.field_length(f)) for f in fields],
+            postings,
+            r.stored_fields(len(docs) // 2 + 1),
+        )
+
+
+@pytest.fixture(scope="module")
+def whoosh_made(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[dict[str, bytes], tuple[object, ...]]:
+    """Whoosh's own columns of :func:`documents` and its reading of them: the same for
+    both tests, made once per run for every worker (its writer takes ~1.6 s of CPU on the
+    70,000-word abstract, the read-back ~0.6 s)."""
+
+    def made(folder: Path) -> None:
+        docs = documents()
+        folder.mkdir()
+        build(folder, docs, None)
+        (folder / "made.pickle").write_bytes(
+            pickle.dumps((columns_of(folder), read_back(folder, docs)))
+        )
+
+    shared = build_once(tmp_path_factory, "doc-values-whoosh", made)
+    result: tuple[dict[str, bytes], tuple[object, ...]] = pickle.loads(
+        (shared / "made.pickle").read_bytes()
+    )
+    return result
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_the_columns_are_the_bytes_whoosh_writes(tmp_path: Path, workers: int) -> None:
+def test_the_columns_are_the_bytes_whoosh_writes(
+    tmp_path: Path, workers: int, whoosh_made: tuple[dict[str, bytes], tuple[object, ...]]
+) -> None:
     docs = documents()
-    theirs, ours = tmp_path / "whoosh", tmp_path / "ours"
-    theirs.mkdir()
-    ours.mkdir()
-    build(theirs, docs, None)
-    build(ours, docs, workers)
-    expected = columns_of(theirs)
+    build(tmp_path, docs, workers)
+    expected, theirs = whoosh_made
     assert {"_stored.col", "_abstract_len.col", "_title_len.col"} <= expected.keys()
-    assert columns_of(ours) == expected
-    read = []
-    for folder in (theirs, ours):
-        with whoosh_index.open_dir(str(folder)).reader() as r:
-            fields = sorted(r.indexed_field_names())
-            # Each term looked up through the terms table's hash tables: a share without
-            # abstracts numbered its fields otherwise (its hashes are made again).
-            postings = [list(r.postings(f, t).all_ids()) for f, t in r.all_terms()]
-            read.append(([(f, r.field_length(f)) for f in fields], postings))
-            assert r.stored_fields(len(docs) // 2 + 1) == {}
-    assert read[0] == read[1]
+    assert columns_of(tmp_path) == expected
+    assert theirs[2] == {}
+    assert read_back(tmp_path, docs) == theirs

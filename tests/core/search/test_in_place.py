@@ -35,6 +35,7 @@ from index_builder.search.engine import SearchIndex
 from index_builder.search.in_place import REBUILD_SHARE
 from tests.core.test_analysis_versions import fixed_papers
 from tests.helpers.search_builds import fixed_index
+from tests.helpers.shared_builds import build_once
 
 TOLERANCE = 0.01
 QUERIES = [
@@ -179,24 +180,42 @@ def test_a_few_changes_write_a_few_documents(
     assert [h.paper.id for h in changed.search("zebrafish").hits] == [papers[7].id]
 
 
+def three_rounds() -> list[list[Paper]]:
+    """The papers after each of three random sets of changes (seed 3)."""
+    rng = random.Random(3)
+    papers, rounds = fixed_papers(), []
+    for serial in range(1, 4):
+        papers = mutate(papers, rng, serial)
+        rounds.append(papers)
+    return rounds
+
+
+@pytest.fixture(scope="module")
+def fresh_vocabulary(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+    """The word counts of a fresh full build of :func:`three_rounds`' last papers: the
+    same for both limits below, built once per run for every worker (~0.45 s of CPU)."""
+
+    def build(folder: Path) -> None:
+        SearchIndex(folder / "index", three_rounds()[-1], "v3").ensure()
+
+    folder = build_once(tmp_path_factory, "in-place-three-rounds-fresh", build)
+    return vocabulary.Vocabulary.load(folder / "index").freq
+
+
 @pytest.mark.parametrize("limit", [0, 5000])
 def test_the_vocabulary_moved_in_place_counts_as_a_fresh_one(
     tmp_path: Path,
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
+    fresh_vocabulary: dict[str, int],
     limit: int,
 ) -> None:
     # A change writes the moves of the counts alone (limit 5000), or the counts whole.
     monkeypatch.setattr(vocabulary, "CHANGES_LIMIT", limit)
     monkeypatch.setattr(in_place, "CHANGES_LIMIT", limit)
-    rng = random.Random(3)
-    papers = fixed_papers()
     fixed_index(tmp_path_factory, tmp_path / "index")
-    for serial in range(1, 4):
-        papers = mutate(papers, rng, serial)
+    for serial, papers in enumerate(three_rounds(), 1):
         SearchIndex(tmp_path / "index", papers, f"v{serial}").ensure()
-    SearchIndex(tmp_path / "fresh", papers, "v3").ensure()
     moves = tmp_path / "index" / vocabulary.CHANGES_FILE
     assert moves.exists() == (limit > 0)
-    fresh = vocabulary.Vocabulary.load(tmp_path / "fresh").freq
-    assert vocabulary.Vocabulary.load(tmp_path / "index").freq == fresh
+    assert vocabulary.Vocabulary.load(tmp_path / "index").freq == fresh_vocabulary

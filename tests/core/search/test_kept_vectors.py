@@ -30,6 +30,13 @@ def fitted(papers: list[Paper], folder: Path) -> bytes:
     return (folder / VECTORS_FILE).read_bytes()
 
 
+@pytest.fixture(scope="module")
+def fixed_fit(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """:func:`fitted` of the fixture's papers unchanged, fitted once per module: two tests
+    compare with it (one twice)."""
+    return fitted(fixed_papers(), tmp_path_factory.mktemp("fit") / "vectors")
+
+
 def rebuilt(folder: Path, papers: list[Paper], fingerprint: str) -> bytes:
     """``folder``'s index built again from scratch for ``papers``; its ``vectors.bin``."""
     index = SearchIndex(folder, papers, fingerprint)
@@ -48,10 +55,13 @@ def no_fit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_rebuild_of_the_same_inputs_keeps_the_bytes_a_fit_makes(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    fixed_fit: bytes,
 ) -> None:
     papers = fixed_papers()
-    expected = fitted(papers, tmp_path / "fit")
+    expected = fixed_fit
     folder = fixed_index(tmp_path_factory, tmp_path / "index")
     # A session moved and a paper's topic changed: not what the vectors are made of.
     moved = [replace(papers[0], session="Elsewhere", topic="Moved"), *papers[1:]]
@@ -87,7 +97,10 @@ def test_a_change_of_any_input_fits_them_again(
 
 
 def test_vectors_rewritten_by_a_change_in_place_are_not_kept(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    fixed_fit: bytes,
 ) -> None:
     """A change whose rows are written into ``vectors.bin`` (no pending limit) links the
     key file of the fit before; undone, the catalogue's inputs are the fit's again, but
@@ -101,5 +114,5 @@ def test_vectors_rewritten_by_a_change_in_place_are_not_kept(
     index.close()
     assert "changed_in_place" in (indexfiles.read_marker(folder) or {})
     assert (folder / KEY_FILE).is_file()
-    assert (folder / VECTORS_FILE).read_bytes() != fitted(papers, tmp_path / "before")
-    assert rebuilt(folder, papers, "v0") == fitted(papers, tmp_path / "fit")
+    assert (folder / VECTORS_FILE).read_bytes() != fixed_fit
+    assert rebuilt(folder, papers, "v0") == fixed_fit

@@ -22,6 +22,8 @@ from index_builder.model import SearchResult
 from index_builder.search.engine import SearchIndex
 from tests.helpers.cli import run_cli
 
+pytestmark = pytest.mark.usefixtures("text_table")
+
 WATCHDOG_S = 10.0
 SYNTAX = list("\"():*~^-+!?[]{}\\/&|<>=,;.'`")
 FIELD_NAMES = ["title", "author", "abstract", "topic", "institution", "session", "is", "has",

@@ -23,6 +23,8 @@ from index_builder.search.syntax import (
 )
 from tests.helpers.search_papers import PAPERS
 
+pytestmark = pytest.mark.usefixtures("text_table")
+
 
 def test_precedence_not_then_and_then_or() -> None:
     node = parse("a OR b NOT c")
