@@ -13,6 +13,7 @@ process) still uses :func:`tests.helpers.cli.spawn_cli`.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import select
 import signal
@@ -28,8 +29,29 @@ from index_builder.paths import HOME_ENV
 from tests.helpers.cli import environment
 
 
-def _child(args: tuple[str, ...], home: Path, env: Mapping[str, str], err: int) -> NoReturn:
-    """In the forked child: run the command, stdin and stdout on /dev/null, stderr on ``err``."""
+class _StopAt(io.TextIOWrapper):
+    """Standard error that stops its process (SIGSTOP) once a write holding ``line`` is
+    flushed: the test that reads that line kills the child where the line was said, not
+    at whatever later moment the signal lands (the command may have ended by then)."""
+
+    def __init__(self, fd: int, line: str) -> None:
+        super().__init__(open(fd, "wb", closefd=False), line_buffering=True)  # noqa: SIM115
+        self.line = line
+
+    def write(self, text: str) -> int:
+        """Write ``text``; stop here when it holds the line (after it reached the pipe)."""
+        written = super().write(text)
+        if self.line in text:
+            self.flush()
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return written
+
+
+def _child(
+    args: tuple[str, ...], home: Path, env: Mapping[str, str], err: int, stop_at: str = ""
+) -> NoReturn:
+    """In the forked child: run the command, stdin and stdout on /dev/null, stderr on ``err``
+    (stopping the child where it writes ``stop_at``, when that is given)."""
     status = 70
     try:
         null = os.open(os.devnull, os.O_RDWR)
@@ -37,7 +59,10 @@ def _child(args: tuple[str, ...], home: Path, env: Mapping[str, str], err: int) 
         os.dup2(null, 1)
         os.dup2(err, 2)
         sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 (ended by os._exit)
-        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        if stop_at:
+            sys.stderr = _StopAt(2, stop_at)
+        else:
+            sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
         from tui.cli.main import run
 
         with environment({HOME_ENV: str(home), **env}):
@@ -95,12 +120,18 @@ class Forked:
         return self.returncode
 
 
-def fork_cli(*args: str, home: Path, env: Mapping[str, str] | None = None) -> Forked:
-    """Start ``paperscope ARGS`` on ``home`` in a child forked from this process."""
+def fork_cli(
+    *args: str, home: Path, env: Mapping[str, str] | None = None, stop_at: str = ""
+) -> Forked:
+    """Start ``paperscope ARGS`` on ``home`` in a child forked from this process.
+
+    With ``stop_at``, the child stops (SIGSTOP) right after it writes a line holding that
+    text to its standard error, until the test kills it: the kill lands at that moment.
+    """
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
-        _child(args, home, env or {}, write)
+        _child(args, home, env or {}, write, stop_at)
     os.close(write)
     return Forked(args, pid, open(read, encoding="utf-8", errors="replace"))

@@ -1,7 +1,8 @@
 """What changed (issue 27.5): papers added and removed, the bookmarked papers whose session,
 room or time moved, listed by ``paperscope update``; ``is:new`` finds the papers the last
-update added. The updates run in the test's process against 127.0.0.1, on a copy of the
-warm home.
+update added. The updates run in the test's process against 127.0.0.1. The home's table
+is the bundled table's rows of the feed's papers (:mod:`tests.helpers.cli_cut`): as in the
+bundled data, every paper the feed adds is in the table before the update.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 from pathlib import Path
 
 from tests.helpers.cli import run_cli
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tests.helpers.feed_cli import update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
 from tests.helpers.feed_server import Answer, serve
@@ -23,17 +25,16 @@ def files_of(results: list[dict]) -> dict[str, Answer]:
             ICML_ABSTRACTS: Answer(json.dumps(abstracts).encode())}  # fmt: skip
 
 
-def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
-    warm_home_copy: Path,
-) -> None:
-    home = warm_home_copy  # the bundled sources parsed and indexed: an update builds the rest
+def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(tmp_path: Path) -> None:
+    home = tmp_path / "home"
     results = icml_feed()["results"]
+    flags = cut_flags(bundled_cut(tmp_path / "cut", [str(r["id"]) for r in results[:75]]))
     posters = [r for r in results[:60] if r["eventtype"] == "Poster" and r["starttime"]]
     moved, still, dropped = posters[0], posters[1], posters[2]
     first = results[:60]
     with serve(files_of(first)) as site:
-        assert update_here(home, "--from", site.url).returncode == 0
-    added = run_cli("reading-list", "add", str(moved["id"]), str(still["id"]), home=home)
+        assert update_here(home, *flags, "--from", site.url).returncode == 0
+    added = run_cli(*flags, "reading-list", "add", str(moved["id"]), str(still["id"]), home=home)
     assert added.returncode == 0, added.stderr
     later = dict(
         moved,
@@ -45,7 +46,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
     second = [later if r["id"] == moved["id"] else r for r in first if r["id"] != dropped["id"]]
     second += results[60:75]
     with serve(files_of(second)) as site:
-        done = update_here(home, "--from", site.url)
+        done = update_here(home, *flags, "--from", site.url)
     assert done.returncode == 0, done.stderr
     new = {str(r["id"]) for r in results[60:75] if r["eventtype"] == "Poster"}
     assert f"({len(new)} added, 1 removed)" in done.stdout, done.stdout
@@ -53,7 +54,7 @@ def test_update_lists_moved_bookmarks_and_is_new_finds_the_added_papers(
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith(str(moved["id"])))
     assert "poster session" in line and "→ Poster Session 9" in line and "→ Hall Z" in line
     assert "→ Fri 10 Jul 09:00" in line and str(still["id"]) not in done.stdout
-    searched = run_cli("search", "is:new", "--limit", "100", "--json", home=home)
+    searched = run_cli(*flags, "search", "is:new", "--limit", "100", "--json", home=home)
     assert searched.returncode == 0, searched.stderr
     found = {h["id"] for h in json.loads(searched.stdout)["hits"]}
     assert found == new

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from tests.helpers.cli import run_cli
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tests.helpers.feed_cli import one_line_error, pair, stored, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, icml_feed, small_feed
 from tests.helpers.feed_server import Answer, serve
-from tests.helpers.shared_builds import copy_cache
 
 
 def _feed(results: list[Any], **top: Any) -> bytes:
@@ -63,13 +63,11 @@ def test_what_is_not_plausibly_the_feed_is_refused(tmp_path: Path, kind: str) ->
     assert stored(tmp_path) == before
 
 
-def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(
-    tmp_path: Path, warm_home: Path
-) -> None:
-    """The home holds the warm home's catalogue cache (no index): ``doctor`` loads the
-    bundled papers from it and merges the stored feed (on an empty cache it built the
-    catalogue from the sources, ~1 s of CPU, which is not what is checked here)."""
-    copy_cache(warm_home / "cache", tmp_path / "cache", with_index=False)
+def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(tmp_path: Path) -> None:
+    """``doctor`` merges the stored feed with the bundled table's rows of the feed's papers
+    (:mod:`tests.helpers.cli_cut`), not with the whole bundled catalogue (~1 s of CPU
+    through the warm home's cache, which is not what is checked here)."""
+    cut = bundled_cut(tmp_path / "cut", [str(r["id"]) for r in small_feed()[0]["results"]])
     with serve(good_files()) as site:
         assert update_here(tmp_path, "--from", site.url).returncode == 0
     good = pair(tmp_path)
@@ -78,7 +76,7 @@ def test_force_stores_a_small_feed_and_undo_puts_the_old_one_back(
     assert forced.returncode == 0, forced.stderr
     assert "1 papers" in forced.stdout and pair(tmp_path) != good
     small = pair(tmp_path)
-    doctor = run_cli("doctor", home=tmp_path)
+    doctor = run_cli(*cut_flags(cut), "doctor", home=tmp_path)
     assert "is kept (paperscope update --undo)" in doctor.stdout, doctor.stdout
     undone = update_here(tmp_path, "--undo")
     assert undone.returncode == 0 and "is back in use (40 records)" in undone.stdout

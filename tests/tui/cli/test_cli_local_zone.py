@@ -17,6 +17,7 @@ from index_builder.model import Paper
 from index_builder.paths import HOME_ENV
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 
 WINTER = Paper(
     id="990001",
@@ -27,13 +28,18 @@ WINTER = Paper(
 )
 
 
-@pytest.fixture
-def berlin_home(warm_home: Path, tmp_path: Path) -> Path:
-    """A home whose list holds a July poster (Seoul) and a December session."""
-    from tests.helpers.shared_builds import copy_cache
+FLAGS: list[str] = []
+"""The global options of every command of a test (``berlin_home``: its source)."""
 
+
+@pytest.fixture
+def berlin_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home whose list holds a July poster (Seoul) and a December session; its only
+    source is the bundled table's rows of that poster (:mod:`tests.helpers.cli_cut`: each
+    process reads them, not the whole catalogue's cache)."""
     root = tmp_path / "home"
-    copy_cache(warm_home / "cache", root / "cache", with_index=False)
+    cut = bundled_cut(tmp_path / "cut", ["62980"])
+    monkeypatch.setattr(f"{__name__}.FLAGS", cut_flags(cut))
     with ReadingList(root / "data" / "reading_list.sqlite3") as rl:
         rl.merge([Bookmark.from_paper(WINTER)])
     assert paperscope(root, "reading-list", "add", "62980").returncode == 0
@@ -43,10 +49,10 @@ def berlin_home(warm_home: Path, tmp_path: Path) -> Path:
 def paperscope(
     home: Path, *argv: str, tz: str = "Europe/Berlin"
 ) -> subprocess.CompletedProcess[str]:
-    """``paperscope ARGV`` in a real process with ``TZ=tz``."""
+    """``paperscope ARGV`` in a real process with ``TZ=tz`` (and the test's global options)."""
     env = {**os.environ, HOME_ENV: str(home), "TZ": tz}
     return subprocess.run(
-        [sys.executable, "-m", "tui", *argv],
+        [sys.executable, "-m", "tui", *FLAGS, *argv],
         env=env,
         capture_output=True,
         text=True,

@@ -1,5 +1,9 @@
 """Session times on the command line: ``show``, ``agenda``, the exports, ``--timezone``, the
-config's ``timezone``; the bundled data, where ICML 2026 writes Seoul sessions at ``-07:00``."""
+config's ``timezone``; the bundled data, where ICML 2026 writes Seoul sessions at ``-07:00``.
+
+The commands on a home of their own read the bundled table's rows of the two papers they
+ask about (:mod:`tests.helpers.cli_cut`): the same sessions and times, without reading the
+whole catalogue's cache at every command."""
 
 from __future__ import annotations
 
@@ -9,24 +13,34 @@ from pathlib import Path
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tui.cli.main import run
 
 SEOUL = "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST"
 
 
-@pytest.fixture
-def tz_home(warm_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh home (own config and reading list) with the run's built catalogue cache."""
-    from tests.helpers.shared_builds import copy_cache
+FLAGS: list[str] = []
+"""The global options of every command of a test (``tz_home``: its source)."""
 
+
+@pytest.fixture
+def tz_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh home (own config and reading list) whose only source is the bundled table's
+    rows of 62980 (a poster) and 63687 (a poster and its talk)."""
     root = tmp_path / "home"
-    copy_cache(warm_home / "cache", root / "cache", with_index=False)
+    cut = bundled_cut(tmp_path / "cut", ["62980", "63687"])
+    monkeypatch.setattr(f"{__name__}.FLAGS", cut_flags(cut))
     monkeypatch.setenv(HOME_ENV, str(root))
     return root
 
 
+def cli(argv: list[str]) -> int:
+    """``paperscope ARGV`` in this process, with the test's global options."""
+    return run([*FLAGS, *argv])
+
+
 def out_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    assert run(list(argv)) == 0
+    assert cli(list(argv)) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     return captured.out
@@ -46,7 +60,7 @@ def test_timezone_option_for_one_command(tz_home: Path, capsys: pytest.CaptureFi
     assert utc in out_of(capsys, "show", "62980", "--timezone", "UTC")
     assert SEOUL in out_of(capsys, "show", "62980")  # one command only
     with pytest.raises(SystemExit) as exc:
-        run(["show", "62980", "--timezone", "Nowhere/Nope"])
+        cli(["show", "62980", "--timezone", "Nowhere/Nope"])
     assert exc.value.code == 2
     assert "'Nowhere/Nope' is not a time zone" in capsys.readouterr().err
 
@@ -66,7 +80,7 @@ def test_config_timezone(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "Wed 8 Jul, 03:30–05:15 CEST" in out_of(capsys, "show", "62980")
     assert "01:30–03:15 UTC" in out_of(capsys, "--timezone", "UTC", "show", "62980")
     config.write_text('timezone = "Nowhere/Nope"\n', encoding="utf-8")
-    assert run(["show", "62980"]) == 0
+    assert cli(["show", "62980"]) == 0
     captured = capsys.readouterr()
     assert SEOUL in captured.out
     [line] = captured.err.splitlines()
@@ -115,11 +129,11 @@ def test_agenda_at_a_moment(tz_home: Path, capsys: pytest.CaptureFixture[str]) -
     assert "Wednesday 8 July 2026\n  Poster Session 3, 01:30–03:15 UTC\n" in utc
     assert "  now: Poster Session 3, 01:30–03:15 UTC" in utc
 
-    assert run(["agenda", "--day", "8 July"]) == 2
+    assert cli(["agenda", "--day", "8 July"]) == 2
     assert "--day '8 July' is not a day like wed or 2026-07-08" in capsys.readouterr().err
     named = json.loads(out_of(capsys, "agenda", "--json", "--day", "wed", "--at", "11:00"))
     assert named["moment"] == "2026-07-08T11:00:00+09:00" and named["days"] == data["days"]
-    assert run(["agenda", "--at", "25:00"]) == 2
+    assert cli(["agenda", "--at", "25:00"]) == 2
 
 
 def test_agenda_with_nothing_bookmarked(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -161,5 +175,5 @@ def test_agenda_as_a_printable_page(tz_home: Path, capsys: pytest.CaptureFixture
     assert html.startswith("<!DOCTYPE html>") and "times in Asia/Seoul (KST)" in html
     assert "Poster Session 3 · Wed 8 Jul, 10:30–12:15 KST" in html
     assert "&lt;b&gt;bring questions&lt;/b&gt;" in html
-    assert run(["agenda", "--format", "html", "-o", str(tz_home / "programme.html")]) == 0
+    assert cli(["agenda", "--format", "html", "-o", str(tz_home / "programme.html")]) == 0
     assert (tz_home / "programme.html").read_text(encoding="utf-8").startswith("<!DOCTYPE")

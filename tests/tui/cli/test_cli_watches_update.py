@@ -1,7 +1,9 @@
 """Watches end to end: ``paperscope update`` against a site on 127.0.0.1 whose second
 version adds papers names the watches with new matches; ``watch list --json``, ``is:new``
 and ``recommend --new`` agree; the next update that adds nothing (even one that finds the
-files not modified) leaves nothing new."""
+files not modified) leaves nothing new. The home's table is the bundled table's rows of
+the feed's papers (:mod:`tests.helpers.cli_cut`): as in the bundled data, every paper an
+update adds is in the table before it."""
 
 from __future__ import annotations
 
@@ -10,13 +12,19 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers.cli import run_cli
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed, marker
 from tests.helpers.feed_server import Answer, serve
 
+FLAGS: list[str] = []
+"""The global options of every command of the test (its source)."""
+
 
 def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    done = run_cli(*args, home=home)  # in this process: nothing here needs one of its own
+    done = run_cli(*FLAGS, *args, home=home)  # in this process: nothing needs one of its own
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -40,10 +48,12 @@ def _synthetic(results: list[dict[str, Any]]) -> list[int]:
 
 
 def test_update_names_watches_with_new_papers_until_an_update_adds_none(
-    warm_home_copy: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = warm_home_copy
+    home = tmp_path / "home"
     results = icml_feed()["results"]
+    cut = bundled_cut(tmp_path / "cut", [str(r["id"]) for r in results[:46]])
+    monkeypatch.setattr(f"{__name__}.FLAGS", cut_flags(cut))
     old = _synthetic(results[:40])[:3]
     added = _synthetic(results[40:46])[:2]
     assert len(old) == 3 and len(added) == 2
