@@ -5,6 +5,7 @@ errors and the quarantine of a bad file. Migrations are in
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -68,7 +69,9 @@ class ReadingListError(RuntimeError):
 def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
     """A readable :class:`ReadingListError` for a SQLite or OS error met while ``doing``."""
     text = str(exc)
-    low = text.lower()
+    # An OSError's text ends with the file's name: a folder named "full" or "locked" is
+    # not the cause, so the cause is read from the error's own words alone.
+    low = (exc.strerror if isinstance(exc, OSError) and exc.strerror else text).lower()
     if "locked" in low or "busy" in low:
         return ReadingListError(f"{path} is locked by another process; try again", "locked")
     if "not a database" in low or "malformed" in low or "corrupt" in low:
@@ -88,7 +91,7 @@ def translate(exc: BaseException, path: Path, doing: str) -> ReadingListError:
             "readonly",
             "the file or its folder is read-only",
         )
-    if "full" in low:
+    if "full" in low or (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)):
         return ReadingListError(
             f"cannot {doing} {path}: the disk is full; nothing was changed", "full", "disk full"
         )

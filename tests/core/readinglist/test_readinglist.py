@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import multiprocessing
 import os
@@ -19,7 +20,7 @@ import pytest
 
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
-from index_builder.readinglist.database import put_bookmark
+from index_builder.readinglist.database import put_bookmark, translate
 from index_builder.readinglist.store import (
     SCHEMA_VERSION,
     ReadingList,
@@ -390,6 +391,19 @@ def test_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ReadingListError, match="cannot open") as info:
         ReadingList(tmp_path / "afile" / "reading_list.sqlite3")
     assert info.value.kind == "io"
+
+
+def test_an_error_is_told_by_its_cause_not_by_the_words_in_its_path(tmp_path: Path) -> None:
+    # A folder whose name holds "full", "locked", "busy" and "readonly": an OSError's text
+    # ends with the path, and the path's words once made this a full disk.
+    folder = tmp_path / "full locked busy readonly corrupt"
+    folder.mkdir()
+    (folder / "afile").write_text("x")
+    with pytest.raises(ReadingListError, match="cannot open") as info:
+        ReadingList(folder / "afile" / "reading_list.sqlite3")
+    assert info.value.kind == "io"
+    full = translate(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "x"), folder, "write")
+    assert (full.kind, full.reason) == ("full", "disk full")
 
 
 def test_bookmark_json_round_trip() -> None:
