@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from index_builder.paths import HOME_ENV
+from tests.helpers.search_text_strategies import text_table_once
 from tests.helpers.shared_builds import build_bundled_home, build_once, copy_home, home_paths
 from tests.helpers.tmux import TmuxServer
 
@@ -146,6 +147,13 @@ def bundled_index(warm_home: Path, bundled_catalogue: Catalogue) -> Iterator[Sea
     index.ensure()
     yield index
     index.close()
+
+
+@pytest.fixture(scope="session")
+def text_table(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Hypothesis's UTF-8 table, made once per run (see ``search_text_strategies``): for the
+    tests that draw ``st.text()``."""
+    text_table_once(tmp_path_factory)
 
 
 @pytest.fixture

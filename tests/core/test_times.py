@@ -94,6 +94,7 @@ def test_an_unreadable_end_leaves_the_start() -> None:
     assert parse_time(None) is None and parse_time("") is None
 
 
+@pytest.mark.usefixtures("text_table")
 @given(st.text(max_size=40), st.text(max_size=40), st.text(max_size=30))
 def test_no_input_makes_it_crash(start: str, end: str, setting: str) -> None:
     assert isinstance(describe(start, end, setting, "ICML 2026"), str)

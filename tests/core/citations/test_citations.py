@@ -257,6 +257,7 @@ def test_hostile_titles_stay_one_valid_entry(title: str) -> None:
         assert word in visible
 
 
+@pytest.mark.usefixtures("text_table")
 @settings(max_examples=200, deadline=None)
 @given(
     title=st.text(min_size=1, max_size=60),

@@ -320,6 +320,7 @@ def test_bibtex_parses_with_catalogue_and_orphans() -> None:
     assert entries["leepaper"]["author"] == "Lee, Ann" and entries["leepaper"].entry_type == "misc"
 
 
+@pytest.mark.usefixtures("text_table")
 @settings(max_examples=200, deadline=None)
 @given(title=st.text(max_size=300), session=st.text(max_size=40))
 def test_ics_any_text_parses_back(title: str, session: str) -> None:

@@ -105,6 +105,7 @@ def _strip_whole(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(table)
 
 
+@pytest.mark.usefixtures("text_table")
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
 @settings(max_examples=400, deadline=None)
 def test_stripping_runs_equals_stripping_the_whole_text(text: str) -> None:
@@ -136,6 +137,7 @@ def _safe_fold_whole(text: str) -> str:
     return _strip_whole(text.translate(_PUNCTUATION)).translate(_PUNCTUATION)
 
 
+@pytest.mark.usefixtures("text_table")
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
 @settings(max_examples=400, deadline=None)
 def test_safe_folding_by_runs_equals_folding_the_whole_text(text: str) -> None:

@@ -185,6 +185,7 @@ _ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.usefixtures("text_table")
 @settings(max_examples=400, deadline=None)
 @given(st.text())
 def test_nothing_raises_on_any_text(raw: str) -> None:
@@ -199,6 +200,7 @@ def _prose_words(raw: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", fold(raw).lower())
 
 
+@pytest.mark.usefixtures("text_table")
 @settings(max_examples=400, deadline=None)
 @given(st.text(_ALPHABET, max_size=80))
 def test_render_never_loses_a_word(raw: str) -> None:
@@ -207,6 +209,7 @@ def test_render_never_loses_a_word(raw: str) -> None:
         assert word in rendered
 
 
+@pytest.mark.usefixtures("text_table")
 @settings(max_examples=400, deadline=None)
 @given(st.text(_ALPHABET, max_size=80) | st.text())
 def test_safe_leaves_no_control_characters(raw: str) -> None:
