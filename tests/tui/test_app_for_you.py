@@ -33,10 +33,30 @@ def bookmark(screen: MainScreen, count: int) -> list[str]:
     return [p.id for p in papers]
 
 
-async def test_R_with_too_few_bookmarks_says_what_is_needed(make_app: AppFactory) -> None:
+async def test_the_view_lists_the_papers_most_like_the_one_shown_and_R_says_what_is_needed(
+    make_app: AppFactory,
+) -> None:
+    """The view's similar papers follow the cursor; then, with two bookmarks, R says what
+    For you needs (one app: the second part starts in the list, as R is pressed there)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        shown = screen.view.paper
+        assert shown is not None
+        index = screen.searcher.index  # type: ignore[union-attr]
+        expected = [h.paper.id for h in index.more_like_this(shown.id, 8)]
+        assert expected
+        assert await until(pilot, lambda: [h.paper.id for h in screen.view._similar] == expected)
+        await pilot.press("j")  # the cursor moves on: the view's list follows the new paper
+        await settle(pilot)
+        moved = screen.view.paper
+        assert moved is not None and moved.id != shown.id
+        again = [h.paper.id for h in index.more_like_this(moved.id, 8)]
+        assert await until(pilot, lambda: [h.paper.id for h in screen.view._similar] == again)
+        assert main(pilot) is screen
+
         bookmark(screen, 2)
         await pilot.press("escape", "R")
         await settle(pilot)
@@ -108,27 +128,6 @@ async def test_x_hides_a_paper_from_for_you_and_u_brings_it_back(
         assert screen.results.hits[0].paper.id == first
         with ReadingList(screen.services.paths.reading_list) as store:
             assert Dismissals(store).ids() == frozenset()
-
-
-async def test_the_view_lists_the_papers_most_like_the_one_shown(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape")
-        await settle(pilot)
-        shown = screen.view.paper
-        assert shown is not None
-        index = screen.searcher.index  # type: ignore[union-attr]
-        expected = [h.paper.id for h in index.more_like_this(shown.id, 8)]
-        assert expected
-        assert await until(pilot, lambda: [h.paper.id for h in screen.view._similar] == expected)
-        await pilot.press("j")  # the cursor moves on: the view's list follows the new paper
-        await settle(pilot)
-        moved = screen.view.paper
-        assert moved is not None and moved.id != shown.id
-        again = [h.paper.id for h in index.more_like_this(moved.id, 8)]
-        assert await until(pilot, lambda: [h.paper.id for h in screen.view._similar] == again)
-        assert main(pilot) is screen
 
 
 async def test_a_paper_dismissed_before_a_restart_is_found_marked_and_taken_back(

@@ -15,16 +15,6 @@ from tui.screens.reading_list.dialogs import ExportDialog
 from tui.screens.reading_list.screen import ReadingListScreen
 
 
-async def test_ctrl_c_quits_without_raw_markup(make_app: AppFactory, notices: Notices) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        await pilot.press("escape", "ctrl+c")
-        await pilot.pause()
-        assert not any("[b]" in m for m in notices.messages(app))
-    assert app.return_code == 0
-
-
 def key_rows(app) -> list[list[str]]:
     """The help's key table as rows of cells (split on runs of two spaces)."""
     text = rendered_text(app.screen.query_one("#help-keys"))
@@ -73,25 +63,11 @@ async def palette_names(pilot) -> list[str]:
     return names
 
 
-async def test_palette_holds_every_action_once(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        await pilot.press("escape")
-        names = await palette_names(pilot)
-        assert len(names) == len(set(names)), names
-        for name in ("Export reading list", "Planner", "More by author", "Open PDF", "Quit"):
-            assert name in names
-        assert "Did you mean" not in names, "nothing to accept"
-        screen = await type_query(pilot, "halfspces")
-        offer = SearchResult("halfspces", 0, (), suggestion="halfspaces")
-        screen.post_message(MainScreen.SearchDone("halfspces", screen.sort, offer, True))
-        await settle(pilot)
-        await pilot.press("escape")
-        assert "Did you mean" in await palette_names(pilot)
-
-
-async def test_question_mark_in_the_empty_box_opens_help(make_app: AppFactory) -> None:
+async def test_question_mark_in_the_empty_box_opens_help_and_the_palette_holds_every_action(
+    make_app: AppFactory,
+) -> None:
+    """``?`` in the empty box opens the help and is text in a typed query; then, the box
+    emptied again, the palette's actions (one app: both start from the main screen)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -104,6 +80,21 @@ async def test_question_mark_in_the_empty_box_opens_help(make_app: AppFactory) -
         await pilot.press("w", "h", "y", "question_mark")
         await pilot.pause()
         assert screen.box.value == "why?" and not isinstance(app.screen, HelpScreen)
+
+        screen.box.value = ""
+        await settle(pilot)
+        await pilot.press("escape")
+        names = await palette_names(pilot)
+        assert len(names) == len(set(names)), names
+        for name in ("Export reading list", "Planner", "More by author", "Open PDF", "Quit"):
+            assert name in names
+        assert "Did you mean" not in names, "nothing to accept"
+        screen = await type_query(pilot, "halfspces")
+        offer = SearchResult("halfspces", 0, (), suggestion="halfspaces")
+        screen.post_message(MainScreen.SearchDone("halfspces", screen.sort, offer, True))
+        await settle(pilot)
+        await pilot.press("escape")
+        assert "Did you mean" in await palette_names(pilot)
 
 
 async def test_j_and_k_scroll_the_paper_view(make_app: AppFactory) -> None:
@@ -136,10 +127,11 @@ async def test_toasts_replace_each_other(make_app: AppFactory, notices: Notices)
 
 
 async def test_P_opens_the_openreview_pdf_and_a_lists_the_first_authors_papers(
-    make_app: AppFactory,
+    make_app: AppFactory, notices: Notices
 ) -> None:
     """On ProEval: P opens the PDF the view shows, a lists its first author's papers and
-    Backspace returns; a paper without a forum page opens no PDF."""
+    Backspace returns; a paper without a forum page opens no PDF. Then Ctrl+C quits, and
+    no notice of the app showed raw markup (the last step: the app ends)."""
     opened: list[str] = []
     app = make_app(opened=opened)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -165,6 +157,11 @@ async def test_P_opens_the_openreview_pdf_and_a_lists_the_first_authors_papers(
         await pilot.press("escape", "P")
         await settle(pilot)
         assert opened == ["https://openreview.net/pdf?id=ccc"], "no forum page, no PDF"
+
+        await pilot.press("escape", "ctrl+c")
+        await pilot.pause()
+        assert not any("[b]" in m for m in notices.messages(app))
+    assert app.return_code == 0
 
 
 async def test_e_and_p_open_the_export_and_the_planner(make_app: AppFactory) -> None:

@@ -14,6 +14,8 @@ from tui.widgets.result_list import ResultList
 async def test_j_k_g_G_and_pages_move_the_cursor_and_the_view_follows(
     make_app: AppFactory,
 ) -> None:
+    """The list's keys, then Enter and Esc, then a click and a double click (one app: each
+    step starts in the list where the one before left it)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -37,31 +39,21 @@ async def test_j_k_g_G_and_pages_move_the_cursor_and_the_view_follows(
         await pilot.press("end", "home")
         assert screen.results.cursor == 0
 
-
-async def test_massart_done_when_flow(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "massart noise")
-        first, second = screen.results.hits
-        assert screen.view.paper == first.paper
-        await pilot.press("escape", "j")
-        await settle(pilot)
-        assert screen.view.paper == second.paper
-        body = rendered_text(screen.view.query_one("#paper-body"))
-        assert f"Authors      {second.paper.authors[0]}," in body
-        assert first.paper.authors[0] not in body
-
-
-async def test_enter_opens_the_view_and_escape_returns(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape", "j", "enter")
+        # Enter opens the view, Esc comes back to the list (one row down, as it was left).
+        await pilot.press("j", "enter")
         assert isinstance(app.focused, PaperView) or app.focused in screen.view.query("*")
         await pilot.press("escape")
         assert app.focused is screen.results
         assert screen.results.cursor == 1
+
+        # A click selects a row, a double click opens it (the list scrolled to its top).
+        await pilot.click(ResultList, offset=(5, 4))
+        await settle(pilot)
+        assert screen.results.cursor == 2
+        assert screen.view.paper == screen.results.hits[2].paper
+        await pilot.double_click(ResultList, offset=(5, 6))
+        await settle(pilot)
+        assert screen.results.cursor == 3
 
 
 async def test_letters_typed_in_the_box_stay_in_the_box_and_slash_focuses_it(
@@ -101,7 +93,11 @@ def read_together(*keys: str) -> list[events.Key]:
     return [events.Key(k, CHARACTERS[k] if k in CHARACTERS else k[-1]) for k in keys]
 
 
-async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFactory) -> None:
+async def test_esc_and_letters_read_together_act_as_those_keys_and_esc_q_quits(
+    make_app: AppFactory,
+) -> None:
+    """Esc j j read together move down the list; then, in the list, Esc q quits (one app:
+    the second story starts where the first ends, in the list)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -113,6 +109,12 @@ async def test_esc_and_letters_read_together_act_as_those_keys(make_app: AppFact
         assert app.focused is screen.results
         assert screen.results.cursor == 2
         assert screen.view.paper == screen.results.hits[2].paper
+
+        # Esc q read together in the list quit (the last step: the app ends).
+        for event in read_together("alt+q"):
+            app.post_message(event)
+        await settle(pilot)
+    assert app.return_code == 0
 
 
 EDITED = {
@@ -142,22 +144,24 @@ async def test_editing_keys_read_together_with_letters_keep_their_order(
             assert screen.box.value == expected, key
 
 
-async def test_esc_and_q_read_together_in_the_list_quit(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape")
-        assert app.focused is screen.results
-        for event in read_together("alt+q"):  # Esc q
-            app.post_message(event)
-        await settle(pilot)
-    assert app.return_code == 0
-
-
-async def test_m_lists_similar_papers_and_escape_returns(make_app: AppFactory) -> None:
+async def test_massart_done_when_flow_then_m_lists_similar_papers_and_escape_returns(
+    make_app: AppFactory,
+) -> None:
+    """The Massart flow (a query, the list, the view following it), then ``m`` on a new
+    query (one app: the second story starts with a query of its own)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
+        screen = await type_query(pilot, "massart noise")
+        first, second = screen.results.hits
+        assert screen.view.paper == first.paper
+        await pilot.press("escape", "j")
+        await settle(pilot)
+        assert screen.view.paper == second.paper
+        body = rendered_text(screen.view.query_one("#paper-body"))
+        assert f"Authors      {second.paper.authors[0]}," in body
+        assert first.paper.authors[0] not in body
+
         screen = await type_query(pilot, "watermark")
         paper = screen.results.hits[0].paper
         await pilot.press("escape", "m")
@@ -176,7 +180,9 @@ async def test_m_lists_similar_papers_and_escape_returns(make_app: AppFactory) -
         assert screen.box.value == "watermark"
 
 
-async def test_o_and_O_open_only_web_links(make_app: AppFactory) -> None:
+async def test_o_and_O_and_a_click_open_only_web_links(make_app: AppFactory) -> None:
+    """o and O on ProEval, then a click on its Code line, then O on a paper whose code
+    link is not a web link (one app: each step opens links of the paper shown)."""
     opened: list[str] = []
     app = make_app(opened=opened)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -188,24 +194,20 @@ async def test_o_and_O_open_only_web_links(make_app: AppFactory) -> None:
             "https://openreview.net/forum?id=ccc",
             "https://github.com/example/proeval",
         ]
+        # A click on the view's Code line opens it too.
+        opened.clear()
+        body = screen.view.query_one("#paper-body")
+        lines = rendered_text(body).splitlines()
+        row = next(i for i, line in enumerate(lines) if line.startswith("Code"))
+        await pilot.click("#paper-body", offset=(20, row))
+        await settle(pilot)
+        assert opened == ["https://github.com/example/proeval"]
+
         await type_query(pilot, "watermarking")
         await pilot.press("escape", "O")
         await settle(pilot)
         assert screen.view.paper is not None and screen.view.paper.id == "t04"
-        assert len(opened) == 2, "a javascript: link is never opened"
-
-
-async def test_click_selects_a_row_and_double_click_opens(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.click(ResultList, offset=(5, 4))
-        await settle(pilot)
-        assert screen.results.cursor == 2
-        assert screen.view.paper == screen.results.hits[2].paper
-        await pilot.double_click(ResultList, offset=(5, 6))
-        await settle(pilot)
-        assert screen.results.cursor == 3
+        assert len(opened) == 1, "a javascript: link is never opened"
 
 
 async def test_narrow_layout_stacks_and_enter_shows_the_view(make_app: AppFactory) -> None:
@@ -222,20 +224,6 @@ async def test_narrow_layout_stacks_and_enter_shows_the_view(make_app: AppFactor
         await pilot.press("escape")
         assert not screen.has_class("-reading")
         assert app.focused is screen.results
-
-
-async def test_clicking_a_link_in_the_view_opens_it(make_app: AppFactory) -> None:
-    opened: list[str] = []
-    app = make_app(opened=opened)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "proeval")
-        body = screen.view.query_one("#paper-body")
-        lines = rendered_text(body).splitlines()
-        row = next(i for i, line in enumerate(lines) if line.startswith("Code"))
-        await pilot.click("#paper-body", offset=(20, row))
-        await settle(pilot)
-        assert opened == ["https://github.com/example/proeval"]
 
 
 def test_every_binding_has_an_id_and_a_tooltip() -> None:

@@ -30,10 +30,13 @@ def copied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-async def test_b_toggles_the_bookmark_badge_and_is_bookmarked_lists_it(
+async def test_b_toggles_the_bookmark_badge_and_is_bookmarked_lists_it_and_B_opens_the_list(
     make_app: AppFactory, tmp_path
 ) -> None:
-    """``b`` on, ``is:bookmarked`` (the reading list's filter), ``b`` off, in one app."""
+    """``b`` on, ``is:bookmarked`` (the reading list's filter), ``b`` off, then ``B`` on a
+    list holding one paper and Enter back to it, in one app."""
+    from tui.screens.reading_list.screen import ReadingListScreen
+
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
@@ -50,6 +53,16 @@ async def test_b_toggles_the_bookmark_badge_and_is_bookmarked_lists_it(
         await settle(pilot)
         assert "t03" not in screen.bookmarked_ids()
         assert "★" not in screen.results.render_line(1).text
+
+        # B opens the reading list (its one paper now), Enter comes back to that paper.
+        screen = await type_query(pilot, "massart")
+        await pilot.press("escape", "j", "b", "g", "B")
+        await settle(pilot)
+        assert isinstance(app.screen, ReadingListScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.results.cursor == 1
     store = ReadingList(tmp_path / "data" / "reading_list.sqlite3")
     assert not store.is_bookmarked("t03")
     store.close()
@@ -104,24 +117,6 @@ async def test_unbookmarking_in_is_bookmarked_drops_the_paper_and_keeps_the_row(
         assert [h.paper.id for h in screen.results.hits] == [listed[0], listed[2]]
         assert screen.results.cursor == 1  # the row it was on: now the next paper
         assert screen.view.hit is screen.results.current
-
-
-async def test_B_opens_the_reading_list_and_enter_comes_back_to_the_paper(
-    make_app: AppFactory,
-) -> None:
-    from tui.screens.reading_list.screen import ReadingListScreen
-
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "massart")
-        await pilot.press("escape", "j", "b", "g", "B")
-        await settle(pilot)
-        assert isinstance(app.screen, ReadingListScreen)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert app.screen is screen
-        assert screen.results.cursor == 1
 
 
 async def test_y_copies_the_default_style_and_Y_picks_a_format(

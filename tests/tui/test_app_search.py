@@ -11,7 +11,11 @@ from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.search_box import SearchBox
 
 
-async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -> None:
+async def test_papers_show_at_start_with_focus_in_search_then_typed_queries_highlight(
+    make_app: AppFactory,
+) -> None:
+    """What the start shows, then typed queries (one app: the start is the first step of
+    a search, and the start's checks end with nothing typed)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -29,15 +33,8 @@ async def test_papers_show_at_start_with_focus_in_search(make_app: AppFactory) -
         assert app.focused is not screen.box
         assert screen.box.value == ""
 
-
-async def test_typed_queries_highlight_take_a_prefix_and_say_when_nothing_matches(
-    make_app: AppFactory,
-) -> None:
-    """Three queries typed in turn in one app (each a query of the box, as in an app of
-    its own): matched words highlighted, the last word a prefix, no match said so."""
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
+        # Three queries typed in turn (each a query of the box, as in an app of its own):
+        # matched words highlighted, the last word a prefix, no match said so.
         screen = await type_query(pilot, "massart noise")
         titles = [h.paper.title for h in screen.results.hits]
         assert len(titles) == 2
@@ -55,20 +52,11 @@ async def test_typed_queries_highlight_take_a_prefix_and_say_when_nothing_matche
         assert "0 papers" in main(pilot).status.text
 
 
-async def test_stale_result_is_dropped(make_app: AppFactory, tui_papers: tuple) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
-        screen = await type_query(pilot, "proeval")
-        before = screen.results.hits
-        stale = SearchResult("massart", 1, (Hit(tui_papers[0]),))
-        screen.post_message(MainScreen.SearchDone("massart", screen.sort, stale, True))
-        await settle(pilot)
-        assert screen.results.hits == before
-        assert screen.result is not None and screen.result.query == "proeval"
-
-
-async def test_each_keystroke_starts_a_query_and_only_the_last_counts(make_app: AppFactory) -> None:
+async def test_each_keystroke_starts_a_query_and_only_the_last_counts_a_stale_one_is_dropped(
+    make_app: AppFactory, tui_papers: tuple
+) -> None:
+    """Keys typed without waiting, then a stale answer posted after a query (one app:
+    both are about which answer the list shows)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -77,6 +65,14 @@ async def test_each_keystroke_starts_a_query_and_only_the_last_counts(make_app: 
         await settle(pilot)
         assert screen.result is not None and screen.result.query == "watermark"
         assert [h.paper.id for h in screen.results.hits] == ["t04"]
+
+        screen = await type_query(pilot, "proeval")
+        before = screen.results.hits
+        stale = SearchResult("massart", 1, (Hit(tui_papers[0]),))
+        screen.post_message(MainScreen.SearchDone("massart", screen.sort, stale, True))
+        await settle(pilot)
+        assert screen.results.hits == before
+        assert screen.result is not None and screen.result.query == "proeval"
 
 
 async def test_did_you_mean_is_offered_and_tab_accepts(make_app: AppFactory) -> None:

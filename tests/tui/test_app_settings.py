@@ -68,7 +68,11 @@ async def test_theme_is_remembered_in_the_config(make_app: AppFactory, tmp_path)
         assert again.theme == "nord"
 
 
-async def test_palette_offers_the_actions_and_runs_them(make_app: AppFactory) -> None:
+async def test_palette_offers_the_actions_and_runs_them_and_hostile_text_stays_inert(
+    make_app: AppFactory,
+) -> None:
+    """The palette's commands run, then a paper's hostile text is shown as text (one app:
+    the query of the second part gives the same one paper whatever the sort)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -83,25 +87,7 @@ async def test_palette_offers_the_actions_and_runs_them(make_app: AppFactory) ->
         await names["Down"]()
         assert screen.results.cursor == before + 1
 
-
-async def test_palette_opens_with_ctrl_p_and_runs_a_command(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await ready(pilot)
-        await pilot.press("escape", "ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"sort")
-        assert await until(pilot, lambda: "sort" in highlighted_command(app)), "no sort command"
-        await pilot.press("enter")
-        await settle(pilot)
-        assert main(pilot).sort == "title"
-        assert app.screen is screen
-
-
-async def test_hostile_text_stays_inert(make_app: AppFactory) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
+        # Hostile text in a paper stays inert in the list and the view.
         screen = await type_query(pilot, "loud")
         assert [h.paper.title for h in screen.results.hits] == [HOSTILE_TITLE]
         row = screen.results.render_line(0).text + screen.results.render_line(1).text
@@ -118,3 +104,17 @@ async def test_hostile_text_stays_inert(make_app: AppFactory) -> None:
         await pilot.click("#paper-body", offset=(20, 0))
         await pilot.pause()
         assert app.is_running, "clicking the title's fake [@click] does nothing"
+
+
+async def test_palette_opens_with_ctrl_p_and_runs_a_command(make_app: AppFactory) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("escape", "ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"sort")
+        assert await until(pilot, lambda: "sort" in highlighted_command(app)), "no sort command"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert main(pilot).sort == "title"
+        assert app.screen is screen

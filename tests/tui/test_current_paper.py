@@ -57,9 +57,11 @@ async def test_a_paper_opened_from_the_reading_list_is_the_one_keys_act_on(
     store.close()
 
 
-async def test_a_similar_paper_opened_from_the_view_is_highlighted_in_the_list(
+async def test_a_similar_paper_opened_from_the_view_is_highlighted_and_backspace_after_m(
     make_app: AppFactory,
 ) -> None:
+    """A similar paper opened from the view is the list's current paper; then Backspace
+    after ``m`` keeps the place (one app: the second story starts with a query of its own)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(pilot)
@@ -77,12 +79,7 @@ async def test_a_similar_paper_opened_from_the_view_is_highlighted_in_the_list(
         await settle(pilot)
         assert screen.bookmarked_ids() == {similar[0].paper.id}
 
-
-async def test_backspace_after_more_like_this_keeps_the_place(make_app: AppFactory) -> None:
-    """The issue's repro: m on row 4, Backspace: the cursor is back on row 4, same paper."""
-    app = make_app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await ready(pilot)
+        # The issue's repro: m on row 4, Backspace: the cursor is back on row 4, same paper.
         screen = await type_query(pilot, "learning")
         await pilot.press("escape", "j", "j", "j")
         await settle(pilot)
