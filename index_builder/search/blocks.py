@@ -1,7 +1,7 @@
 """The codec's posting blocks, written without the codec's per-posting calls.
 
 A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` writes them
-(:func:`encode_term`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
+(:func:`encode_columns`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
 postings, each a length (negative for the last), a pickled info tuple and the pickled,
 zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
 the same term end to end (a list's blocks may have any sizes). Used by
@@ -43,27 +43,10 @@ _SMALL_BLOCK = 100
 _FLOAT32 = struct.Struct("f")
 
 
-Postings = list[Any]
-"""The postings of one term in document order, flat: ``docnum, weight, value, length``
-four items a posting (one list a term: half the terms have one posting, and four
-arrays each cost more than the posting). ``length`` is the length byte of the field in
-the posting's document (0: not scorable)."""
-FIELDS_PER_POSTING = 4
-
-
 def encode_positions(positions: list[int]) -> bytes:
     """``Positions.encode``: the count, then the pickled gaps between positions."""
     gaps = [positions[0], *map(sub, positions[1:], positions[:-1])]
     return pack_uint(len(positions)) + dumps(gaps, 2)
-
-
-def encode_term(postings: Postings, fixed_size: int | None) -> tuple[bytes, TermStats]:
-    """One term's blocks as the codec writes them, and its statistics."""
-    if len(postings) == FIELDS_PER_POSTING:  # half the terms: the same bytes, without the loop
-        docnum, weight, value, length = postings
-        return encode_single(docnum, weight, value, length, fixed_size)
-    ids, weights = postings[0::4], postings[1::4]
-    return encode_columns(ids, weights, postings[2::4], postings[3::4], fixed_size)
 
 
 def encode_columns(
@@ -73,8 +56,9 @@ def encode_columns(
     lengths: list[int],
     fixed_size: int | None,
 ) -> tuple[bytes, TermStats]:
-    """:func:`encode_term` of postings given as columns (document numbers, weights, values
-    and length bytes, in document order)."""
+    """One term's blocks as the codec writes them, and its statistics, from its
+    postings as columns (document numbers, weights, values and length bytes, in
+    document order)."""
     count = len(ids)
     if count == 1:
         return encode_single(ids[0], weights[0], values[0], lengths[0], fixed_size)
@@ -158,7 +142,7 @@ def _encode_one_block(
 def encode_single(
     docnum: int, weight: float, value: bytes, length: int, fixed_size: int | None
 ) -> tuple[bytes, TermStats]:
-    """:func:`encode_term` of a term in one document (small: rarely compressed)."""
+    """:func:`encode_columns` of a term in one document (small: rarely compressed)."""
     weight32 = _FLOAT32.unpack(_FLOAT32.pack(weight))[0]
     if fixed_size is None or fixed_size < 0:
         mini_value: Any = (value,) if value else ()

@@ -180,7 +180,8 @@ class TextColumns:
         docs = docs[keep]
         used = np.unique(terms)
         listed = used.tolist()
-        ranked = sorted(range(len(listed)), key=lambda i: texts[listed[i]].encode("utf-8"))
+        # Code point order is UTF-8 byte order (the order of the terms table): no encoding.
+        ranked = sorted(range(len(listed)), key=[texts[i] for i in listed].__getitem__)
         rank = np.zeros(len(texts), dtype=np.int64)
         rank[used[ranked]] = np.arange(len(used))
         order = np.argsort(rank[terms], kind="stable")  # stable: documents stay in order

@@ -58,6 +58,13 @@ def combined_text(paper: Paper) -> str:
     return PART_SEPARATOR.join((paper.title, authors, topic, institutions, paper.abstract))
 
 
+@lru_cache(maxsize=4096)
+def _spaced_words(text: str) -> str:
+    """The folded words of ``text`` joined by spaces (a topic area, a session, a track:
+    a few values that thousands of papers share, so each is tokenized once)."""
+    return " ".join(words(text))
+
+
 def paper_doc(paper: Paper) -> dict[str, str]:
     """The field values indexed for ``paper`` (empty fields left out)."""
     flags_is = [paper.kind]
@@ -78,15 +85,15 @@ def paper_doc(paper: Paper) -> dict[str, str]:
         "author": authors,
         "abstract": paper.abstract,
         "topic": topic,
-        "area": " ".join(words(area(paper.topic))),
+        "area": _spaced_words(area(paper.topic)),
         "institution": institutions,
-        "session": " ".join(words(paper.session)),
+        "session": _spaced_words(paper.session),
         "is": " ".join(flags_is),
         "has": " ".join(flags_has),
         "day": " ".join(_day_tokens(paper.starts_at, paper.venue, paper.session)),
         "venue": venue_term(paper.venue) if paper.venue else "",
         "site": site_term(site_name(paper.venue, paper.session)),
-        "track": " ".join(words(paper.track)),
+        "track": _spaced_words(paper.track),
     }
     return {key: value for key, value in doc.items() if value}
 

@@ -36,16 +36,14 @@ from typing import Any
 from whoosh.filedb.filetables import md5_hash
 from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
-from whoosh.util.numeric import length_to_byte
 
 from index_builder.search.blocks import (
-    Postings,
     Term,
     encode_columns,
     encode_single,
-    encode_term,
     join_terms,
 )
+from index_builder.search.by_value import ValuePostings
 from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
@@ -59,11 +57,12 @@ from index_builder.search.term_table import (
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
-Items = list[tuple[str, int, float, bytes]]
-"""A field value's terms: ``(term, frequency, weight, encoded value)``."""
 Encoded = list[Term]
 """A field's encoded terms, in term order."""
 Progress = Callable[[int, int], None]
+_POSITIONS, _COMBINED, _GENERIC = "positions", "combined", "generic"
+"""How :meth:`SegmentBuilder.add` gathers a field: words with positions, the combined
+field's parts, or the field's own ``index()``."""
 
 
 class NotSupported(ValueError):
@@ -116,9 +115,11 @@ class SegmentBuilder:
             raise NotSupported(f"more than one combined field: {combined}")
         self.docbase = docbase
         self.columns = TextColumns(stemmed, combined[0] if combined else "", PART_BOOSTS)
-        self.terms: dict[str, dict[str, Postings]] = {}
+        self.by_value = ValuePostings(schema)
         self.docs = DocValues(docbase)
-        self._generic: dict[tuple[str, str], Items] = {}
+        self._plan: dict[str, tuple[str, bool]] = {}
+        for name in schema.names():
+            self._plan_of(name)
 
     # -- gathering ---------------------------------------------------------------------
 
@@ -126,59 +127,47 @@ class SegmentBuilder:
         """Gather one document (field name -> value), as ``writer.add_document(**doc)``."""
         docnum = self.docbase + self.docs.count
         columns = self.columns
-        tokenized: dict[str, tuple[list[int], Any]] = {}
-
-        def words_of(value: str) -> tuple[list[int], Any]:
-            found = tokenized.get(value)
-            if found is None:
-                found = tokenized[value] = columns.words(value)
-            return found
-
+        plan = self._plan
+        tokenized: dict[str, tuple[list[int], Any]] = {}  # a value's words, once a document
         stored: dict[str, str] = {}
         lengths: list[tuple[str, int]] = []
         for name in sorted(doc):
             value = doc[name]
             if value is None or name.startswith("_"):
                 continue
-            field = self.schema[name]
-            if name in columns.stemmed:
-                length = columns.add_positions(name, docnum, words_of(value))
-            elif name == columns.combined:
-                parts = [words_of(part)[0] for part in value.split(PART_SEPARATOR)]
+            kind, keep = plan.get(name) or self._plan_of(name)
+            if kind is _POSITIONS:
+                words = tokenized.get(value)
+                if words is None:
+                    words = tokenized[value] = columns.words(value)
+                length = columns.add_positions(name, docnum, words)
+            elif kind is _COMBINED:
+                parts = []
+                for part in value.split(PART_SEPARATOR):
+                    words = tokenized.get(part)
+                    if words is None:
+                        words = tokenized[part] = columns.words(part)
+                    parts.append(words[0])
                 length = columns.add_combined(docnum, parts)
             else:
-                items = self._generic_items(name, field, value)
-                length = sum(item[1] for item in items) if field.scorable else 0
-                if items:
-                    self._post(name, docnum, items, length_to_byte(length))
-            if field.stored:
+                length = self.by_value.add(name, value, docnum)
+            if keep:
                 stored[name] = value
             if length:
                 lengths.append((name, length))
         self.docs.add(stored, lengths)
 
-    def _post(self, name: str, docnum: int, items: Items, length_byte: int) -> None:
-        terms = self.terms.get(name)
-        if terms is None:
-            terms = self.terms[name] = {}
-        get = terms.get
-        for term, _, weight, value in items:
-            postings = get(term)
-            if postings is None:
-                terms[term] = [docnum, weight, value, length_byte]
-            else:
-                postings += (docnum, weight, value, length_byte)
-
-    def _generic_items(self, name: str, field: Any, value: str) -> Items:
-        """The field's own ``index()`` (short values that repeat: asked once per value)."""
-        key = (name, value)
-        found = self._generic.get(key)
-        if found is None:
-            found = [
-                (tbytes.decode("utf-8"), freq, weight, vbytes)
-                for tbytes, freq, weight, vbytes in field.index(value)
-            ]
-            self._generic[key] = found
+    def _plan_of(self, name: str) -> tuple[str, bool]:
+        """How a field is gathered (:data:`_POSITIONS`, :data:`_COMBINED` or another
+        kind) and whether it is stored; a dynamic field's too (kept once asked)."""
+        field = self.schema[name]
+        columns = self.columns
+        kind = (
+            _POSITIONS if name in columns.stemmed
+            else _COMBINED if name == columns.combined
+            else _GENERIC
+        )  # fmt: skip
+        found = self._plan[name] = (kind, bool(field.stored))
         return found
 
     # -- encoding ----------------------------------------------------------------------
@@ -186,11 +175,10 @@ class SegmentBuilder:
     def gathered(self) -> Gathered:
         """Everything gathered, each field's terms encoded in term order (the arrays are freed)."""
         terms: dict[str, Encoded] = {}
-        for name in sorted(self.terms):
+        for name, postings in self.by_value.fields().items():
             fixed_size = self.schema[name].format.fixed_value_size()
-            postings = self.terms.pop(name)
             terms[name] = [
-                (tbytes, *encode_term(postings[term], fixed_size), 0)
+                (tbytes, *encode_columns(*postings[term], fixed_size), 0)
                 for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
             ]
         columns = self.columns
