@@ -23,7 +23,14 @@ from index_builder.sources import json_fields as fields
 from index_builder.sources.json_fields import Record, event_id_of
 from index_builder.sources.records import PaperRecord
 from index_builder.sources.table import unescape_html
-from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
+from index_builder.sources.types import (
+    SharedStrings,
+    SourceData,
+    SourceError,
+    SourceText,
+    TableRow,
+    load_json,
+)
 
 _TRACK = re.compile(r"[?&]id=[^/&#]+/\d{4}/(?P<group>[^/?&#]+)")
 _MAIN_GROUP = "conference"
@@ -73,14 +80,6 @@ _Same = Callable[[str], str]
 
 def _alone(text: str) -> str:
     return text
-
-
-class _Shared(dict[str, str]):
-    """Each text met, as the first string of its value: ``shared[text]``."""
-
-    def __missing__(self, text: str) -> str:
-        self[text] = text
-        return text
 
 
 def _text(data: Record, key: str, *more: str) -> str:
@@ -192,7 +191,7 @@ def parse_feed(data: Any, venue_key: str) -> Feed:
     if document is None:
         raise SourceError(NOT_A_FEED)
     feed = Feed(count=fields.whole(document, "count"), received=len(document["results"]))
-    same = _Shared().__getitem__
+    same = SharedStrings().__getitem__
     for record in document["results"]:
         try:
             feed.rows.append(feed_row(record, venue_key, same))

@@ -44,6 +44,16 @@ def load_json(
         raise error(f"not valid JSON ({exc.__class__.__name__})") from exc
 
 
+class SharedStrings(dict[str, str]):
+    """Each text met, as the first string of its value (``shared[text]``): a reader makes
+    the values many rows repeat (a session, a time, a room) one object, so the caches
+    that pickle the rows and their papers store each once."""
+
+    def __missing__(self, text: str) -> str:
+        self[text] = text
+        return text
+
+
 @pickled_as_call
 @dataclass(frozen=True, slots=True)
 class TableRow:
