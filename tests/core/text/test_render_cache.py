@@ -98,6 +98,9 @@ def test_a_text_that_renders_as_written_is_its_raw_string(tmp_path: Path) -> Non
             assert render.render(joined) is joined
             assert render.render(plain) == joined
             assert render.render("x -- y") == "x – y"
+        # The file keeps no second copy of a text made into itself: its key alone.
+        kept = render_cache._load(render_cache.cache_file(tmp_path))
+        assert kept is not None and sorted(kept.values(), key=repr) == [joined, "x – y", b""]
 
 
 def test_the_papers_share_what_the_feed_repeats() -> None:
