@@ -203,35 +203,21 @@ def filled(first: _D, second: _D, **given: Any) -> _D:
     """``first`` with each empty field (``""``, ``()``, ``None``, false) taken from ``second``,
     and the fields ``given`` set to their values."""
     kind = type(first)
-    _, values, index = _named_values(kind)
+    names, values = _named_values(kind)
     merged = [a or b for a, b in zip(values(first), values(second), strict=True)]
-    return kind(*_set(merged, index, given))
+    return kind(**(dict(zip(names, merged, strict=True)) | given)) if given else kind(*merged)
 
 
 def replaced(obj: _D, **changes: Any) -> _D:
     """``dataclasses.replace(obj, **changes)`` without its walk over the fields (fast)."""
-    _, values, index = _named_values(type(obj))
-    return type(obj)(*_set(list(values(obj)), index, changes))
-
-
-def _set(merged: list[Any], index: dict[str, int], changes: dict[str, Any]) -> list[Any]:
-    """The field values ``merged`` (in field order) with ``changes`` set by name: the
-    constructor then takes them positionally (by keyword, a third slower)."""
-    for name, value in changes.items():
-        if name not in index:
-            raise TypeError(f"no field {name!r}")
-        merged[index[name]] = value
-    return merged
+    names, values = _named_values(type(obj))
+    return type(obj)(**(dict(zip(names, values(obj), strict=True)) | changes))
 
 
 @cache
-def _named_values(
-    kind: type,
-) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], dict[str, int]]:
-    """A dataclass's field names, one C-level getter of their values and each name's
-    position, made once."""
-    names = _init_fields(kind)
-    return names, field_getter(kind), {name: n for n, name in enumerate(names)}
+def _named_values(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A dataclass's field names and one C-level getter of their values, made once."""
+    return _init_fields(kind), field_getter(kind)
 
 
 _PAPER_FIELDS = tuple(f.name for f in fields(Paper))
