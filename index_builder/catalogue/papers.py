@@ -57,19 +57,31 @@ class Catalogue:
         return iter(self.papers)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle the papers as plain tuples: much faster to load than dataclass states."""
-        values = operator.attrgetter(*Paper.__dataclass_fields__)
+        """Pickle the papers as columns of plain values: loaded by one C-level map of the
+        paper type over them, much faster than dataclass states."""
+        columns = list(zip(*map(_VALUES, self.papers), strict=True))
+        # The sources and institutions many papers share (equal tuples, not one object):
+        # made one object, so pickle stores (and loads) each only once. Their strings,
+        # and the rendered texts equal to their raw ones, are one object already.
         shared: dict[object, object] = {}
         same = shared.setdefault
-        # Equal values made one object, so pickle stores (and loads) each only once.
+        for column in _SHARED_COLUMNS if columns else ():
+            columns[column] = tuple(map(same, columns[column], columns[column]))
         return {
-            "rows": [tuple(map(same, row, row)) for row in map(values, self.papers)],
+            "columns": columns,
             "problems": [(p.path, p.message, p.fatal) for p in self.problems],
             "fingerprint": self.fingerprint,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Rebuild from :meth:`__getstate__` (``loaded_sources`` is set by the loader)."""
-        papers = [Paper(*row) for row in state["rows"]]
+        columns = state["columns"]
+        papers = list(map(Paper, *columns)) if columns else []
         problems = [SourceProblem(*p) for p in state["problems"]]
         Catalogue.__init__(self, papers, problems, state["fingerprint"])
+
+
+_VALUES = operator.attrgetter(*Paper.__dataclass_fields__)
+_SHARED_COLUMNS = tuple(
+    n for n, name in enumerate(Paper.__dataclass_fields__) if name in ("sources", "institutions")
+)

@@ -139,7 +139,7 @@ def parse(body: bytes, name: str, where: str = "") -> Any:
         raise FeedError(f"{name} is not UTF-8 text") from None
     try:
         with gc_paused():  # some 100,000 lists and dicts, all kept: nothing to collect
-            return loads(safe(text))
+            return loads(safe(text, body), made_safe=True)
     except SourceError as exc:
         raise FeedError(f"{name}{where}: {exc} (cut short?)") from exc
 

@@ -12,7 +12,7 @@ plain records, which join by title and are cited without a venue.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,14 @@ from index_builder.sources import json_fields as fields
 from index_builder.sources.json_fields import Record, event_id_of
 from index_builder.sources.records import PaperRecord
 from index_builder.sources.table import unescape_html
-from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow, load_json
+from index_builder.sources.types import (
+    SharedStrings,
+    SourceData,
+    SourceError,
+    SourceText,
+    TableRow,
+    load_json,
+)
 
 _TRACK = re.compile(r"[?&]id=[^/&#]+/\d{4}/(?P<group>[^/?&#]+)")
 _MAIN_GROUP = "conference"
@@ -62,9 +69,17 @@ def venue_of(file_name: str) -> str:
     return known.key if known else ""
 
 
-def loads(text: str | bytes) -> Any:
-    """JSON text as data; every failure is a :class:`SourceError` saying why."""
-    return load_json(text, SourceError)
+def loads(text: str | bytes, *, made_safe: bool = False) -> Any:
+    """JSON text as data; every failure is a :class:`SourceError` saying why (``made_safe``:
+    see :func:`~index_builder.sources.types.load_json`)."""
+    return load_json(text, SourceError, made_safe=made_safe)
+
+
+_Same = Callable[[str], str]
+
+
+def _alone(text: str) -> str:
+    return text
 
 
 def _text(data: Record, key: str, *more: str) -> str:
@@ -78,15 +93,16 @@ def _text(data: Record, key: str, *more: str) -> str:
     return unescape_html(fields.text(data, key, *more))
 
 
-def _people(data: Record) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Author names and their distinct institutions from a record's ``authors`` list."""
+def _people(data: Record, same: _Same = _alone) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Author names and their distinct institutions from a record's ``authors`` list
+    (each institution made one string with its equals by ``same``)."""
     names: list[str] = []
     places: list[str] = []
     for item in fields.records(data, "authors"):
         if name := _text(item, "fullname", "name"):
             names.append(" ".join(name.split()))
         if place := _text(item, "institution"):
-            places.append(" ".join(place.split()))
+            places.append(same(" ".join(place.split())))
     return tuple(names), tuple(dict.fromkeys(places))
 
 
@@ -119,8 +135,12 @@ def event_type(data: Record) -> str:
     return "Oral" if kind.casefold() == "oral" else kind
 
 
-def feed_row(value: Any, venue_key: str) -> TableRow:
-    """One feed record as a table row; raises :class:`SourceError` naming what it lacks."""
+def feed_row(value: Any, venue_key: str, same: _Same = _alone) -> TableRow:
+    """One feed record as a table row; raises :class:`SourceError` naming what it lacks.
+
+    ``same`` gives the one string kept for each value of the fields many records share
+    (a session, a time, a room): parse_feed's makes them one object, so the caches that
+    pickle the rows and their papers store each value once."""
     record = fields.record(value)
     if record is None:
         raise SourceError("not an object")
@@ -134,22 +154,22 @@ def feed_row(value: Any, venue_key: str) -> TableRow:
     page = _text(record, "virtualsite_url")
     url = f"https://{known.host}{page}" if known and page.startswith("/") else ""
     paper_url = _text(record, "paper_url")
-    authors, institutions = _people(record)
+    authors, institutions = _people(record, same)
     paper = Paper(
         id="",
         title="",
         title_raw=title,
-        decision=_text(record, "decision"),
-        topic=_text(record, "topic"),
-        session=_text(record, "session"),
-        starts_at=_text(record, "starttime"),
-        ends_at=_text(record, "endtime"),
+        decision=same(_text(record, "decision")),
+        topic=same(_text(record, "topic")),
+        session=same(_text(record, "session")),
+        starts_at=same(_text(record, "starttime")),
+        ends_at=same(_text(record, "endtime")),
         url=url or _text(record, "url"),
         openreview_url=paper_url if "openreview.net" in paper_url else "",
         authors=authors,
         institutions=institutions,
         abstract_raw=fields.text(record, "abstract"),
-        track=track_of(_text(record, "sourceurl")),
+        track=same(track_of(_text(record, "sourceurl"))),
     )
     uid = _text(record, "uid").strip()
     related = map(event_id_of, fields.items(record, "related_events_ids"))
@@ -158,7 +178,7 @@ def feed_row(value: Any, venue_key: str) -> TableRow:
         event_type(record),
         paper,
         venue_key=venue_key,
-        room=_text(record, "room_name"),
+        room=same(_text(record, "room_name")),
         poster_position=_text(record, "poster_position"),
         related=tuple(i for i in related if i),
         uid=uid if _UID.match(uid) else "",
@@ -171,9 +191,10 @@ def parse_feed(data: Any, venue_key: str) -> Feed:
     if document is None:
         raise SourceError(NOT_A_FEED)
     feed = Feed(count=fields.whole(document, "count"), received=len(document["results"]))
+    same = SharedStrings().__getitem__
     for record in document["results"]:
         try:
-            feed.rows.append(feed_row(record, venue_key))
+            feed.rows.append(feed_row(record, venue_key, same))
         except SourceError as exc:
             feed.skipped[str(exc)] = feed.skipped.get(str(exc), 0) + 1
     return feed
@@ -223,7 +244,7 @@ def read_feed(source: SourceText) -> SourceData | None:
     if not (named_feed or named_abstracts or '"results"' in text or _DIGIT_KEY.match(text)):
         return None
     try:
-        data = loads(text)
+        data = loads(text, made_safe=True)  # decode made the file's text safe
     except SourceError:
         if named_feed or named_abstracts:
             raise

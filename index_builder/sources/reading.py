@@ -28,7 +28,8 @@ def decode(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
     escape sequence to any later widget, notice, print or export.
     """
     text, problem = _decoded(path, data)
-    return safe(text), problem
+    # Read as UTF-8, the file's bytes are the text's: its controls are looked for in them.
+    return safe(text, data if problem is None and not _utf16(data) else None), problem
 
 
 def _decoded(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
@@ -37,7 +38,7 @@ def _decoded(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
     Raises :class:`SourceError` for binary data. The fallback returns a non-fatal
     problem naming the file, since a guessed encoding may garble some letters.
     """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if _utf16(data):
         try:
             return data.decode("utf-16"), None
         except UnicodeDecodeError as exc:
@@ -58,6 +59,11 @@ def _decoded(path: Path, data: bytes) -> tuple[str, SourceProblem | None]:
         note = f"not UTF-8; read as {encoding}, some characters may be wrong"
         return text, SourceProblem(str(path), note, fatal=False)
     raise SourceError("cannot decode the file")  # pragma: no cover - latin-1 never fails
+
+
+def _utf16(data: bytes) -> bool:
+    """True when the bytes start with a UTF-16 byte order mark."""
+    return data.startswith((b"\xff\xfe", b"\xfe\xff"))
 
 
 def _looks_binary(text: str) -> bool:

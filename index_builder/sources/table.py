@@ -6,9 +6,16 @@ import csv
 import html
 import io
 import operator
+from collections.abc import Callable
 
 from index_builder.model import Paper, SourceProblem
-from index_builder.sources.types import SourceData, SourceError, SourceText, TableRow
+from index_builder.sources.types import (
+    SharedStrings,
+    SourceData,
+    SourceError,
+    SourceText,
+    TableRow,
+)
 from index_builder.text.render import render
 
 TABLE_COLUMNS = (
@@ -80,12 +87,13 @@ def read_table(source: SourceText) -> SourceData | None:
     cells = operator.itemgetter(*(columns.index(n) if n in columns else -1 for n in TABLE_COLUMNS))
     width = len(columns)
     skipped = 0
+    same = SharedStrings().__getitem__
     try:
         for record in reader:
             if len(record) < width:  # a short row: its missing cells are empty
                 record.extend([""] * (width - len(record)))
             record.append("")
-            row = _table_row([cell.strip() for cell in cells(record)])
+            row = _table_row([cell.strip() for cell in cells(record)], same)
             if row is None:
                 skipped += 1 if any(cell.strip() for cell in record) else 0
             else:
@@ -98,9 +106,10 @@ def read_table(source: SourceText) -> SourceData | None:
     return data
 
 
-def _table_row(cells: list[str]) -> TableRow | None:
+def _table_row(cells: list[str], same: Callable[[str], str]) -> TableRow | None:
     """One CSV record's cells (in :data:`TABLE_COLUMNS` order, stripped) as a
-    :class:`TableRow`, or ``None`` when it has no id or title."""
+    :class:`TableRow`, or ``None`` when it has no id or title; ``same`` makes the values
+    rows repeat one string each (:class:`~index_builder.sources.types.SharedStrings`)."""
     event_id, event_type, title, decision, topic, session, starts, ends, url, forum = cells[:10]
     if not (event_id.isascii() and event_id.isdigit()) or not title:
         return None
@@ -108,14 +117,14 @@ def _table_row(cells: list[str]) -> TableRow | None:
         id="",
         title="",
         title_raw=title,
-        decision=decision,
-        topic=topic,
-        session=session,
-        starts_at=starts,
-        ends_at=ends,
+        decision=same(decision),
+        topic=same(topic),
+        session=same(session),
+        starts_at=same(starts),
+        ends_at=same(ends),
         url=url,
         openreview_url=forum,
         authors=split_list(cells[10]),
-        institutions=split_list(cells[11]),
+        institutions=tuple(map(same, split_list(cells[11]))),
     )
-    return TableRow(int(event_id), event_type, paper)
+    return TableRow(int(event_id), same(event_type), paper)

@@ -16,27 +16,42 @@ from typing import Any
 
 from index_builder.model import Paper, SourceProblem, pickled_as_call
 from index_builder.sources.records import PaperRecord
-from index_builder.text.safe import json_strings_safe, safe_json
+from index_builder.text.safe import json_escapes_safe, json_strings_safe, safe_json
 
 
 class SourceError(Exception):
     """A file that is a known format but cannot be read; the message names the reason."""
 
 
-def load_json(text: str | bytes, error: type[Exception] = SourceError) -> Any:
+def load_json(
+    text: str | bytes, error: type[Exception] = SourceError, *, made_safe: bool = False
+) -> Any:
     """JSON text as data, every string in it made terminal-safe (:func:`safe_json`); every
-    failure (syntax, nesting depth, huge numbers) is an ``error``.
+    failure (syntax, nesting depth, huge numbers) is an ``error``. ``made_safe``: ``text``
+    is a whole file already :func:`~index_builder.text.safe.safe` (no raw control is
+    left in it to look for), as :func:`~index_builder.sources.reading.decode` gives it.
 
     The message says why: ``not valid JSON (Expecting value at line 3)``.
     """
     try:
         data = json.loads(text)
         # A 10 MB feed has ~340,000 strings; checking its text once spares visiting each.
-        return data if isinstance(text, str) and json_strings_safe(text) else safe_json(data)
+        check = json_escapes_safe if made_safe else json_strings_safe
+        return data if isinstance(text, str) and check(text) else safe_json(data)
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON ({exc.msg} at line {exc.lineno})") from exc
     except (ValueError, RecursionError) as exc:
         raise error(f"not valid JSON ({exc.__class__.__name__})") from exc
+
+
+class SharedStrings(dict[str, str]):
+    """Each text met, as the first string of its value (``shared[text]``): a reader makes
+    the values many rows repeat (a session, a time, a room) one object, so the caches
+    that pickle the rows and their papers store each once."""
+
+    def __missing__(self, text: str) -> str:
+        self[text] = text
+        return text
 
 
 @pickled_as_call

@@ -51,7 +51,10 @@ def render(raw: str) -> str:
     served from the cache.
     """
     cache = render_cache.active()
-    return _render(raw) if cache is None else cache.get("render", raw, _render)
+    out = _render(raw) if cache is None else cache.get("render", raw, _render)
+    # Most texts render as they are written: the paper then holds one string for both,
+    # and each cache pickles it once (the catalogue's abstracts took 8 MB twice).
+    return raw if out == raw else out
 
 
 def _render(raw: str) -> str:

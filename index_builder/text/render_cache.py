@@ -28,7 +28,10 @@ the cache file is named for it, so older entries are never served."""
 MAX_ENTRIES = 250_000
 """At most this many texts are kept: two per paper at ~100,000 papers."""
 _MAGIC = "paperscope-render-cache"
-Value = str | tuple[str, ...]
+_AS_WRITTEN = b""
+"""Kept for a text made into itself (most titles and abstracts render as written): the
+file then holds its key alone, not the text again."""
+Value = str | tuple[str, ...] | bytes
 _V = TypeVar("_V", str, tuple[str, ...])
 
 
@@ -55,11 +58,13 @@ class RenderCache:
         if done is None:
             done = self.entries.get(key)
             if done is None:
-                done = make(raw)
+                made = make(raw)
+                done = _AS_WRITTEN if made == raw else made
             else:
                 self.hits += 1
             self.used[key] = done
-        return done  # type: ignore[return-value]  # one kind, one type: the key holds the kind
+        # One kind, one type (the key holds the kind); a text made into itself is its raw.
+        return raw if isinstance(done, bytes) else done  # type: ignore[return-value]
 
     def kept(self) -> dict[bytes, Value]:
         """The entries to write: those used, and the loaded ones when they are kept."""
@@ -102,6 +107,9 @@ def _load(path: Path) -> dict[bytes, Value] | None:
         return None
     if magic != _MAGIC or not isinstance(entries, dict):
         return None
-    if not all(isinstance(k, bytes) and isinstance(v, str | tuple) for k, v in entries.items()):
+    if not all(
+        isinstance(k, bytes) and (isinstance(v, str | tuple) or v == _AS_WRITTEN)
+        for k, v in entries.items()
+    ):
         return None
     return entries

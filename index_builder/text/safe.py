@@ -12,7 +12,7 @@ from typing import Any
 
 from index_builder.text.words import each_non_ascii_run, strip_accents
 
-__all__ = ["fold", "json_strings_safe", "safe", "safe_json"]
+__all__ = ["fold", "json_escapes_safe", "json_strings_safe", "safe", "safe_json"]
 
 _ESCAPE_SEQ = re.compile(
     r"[\x1b][\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"  # OSC, DCS, SOS, PM, APC strings
@@ -26,7 +26,8 @@ _ESCAPE_SEQ = re.compile(
 )
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _INTRODUCERS = "\x1b\x90\x98\x9b\x9d\x9e\x9f"
-_ASCII_CONTROLS = bytes([*range(9), *range(11, 32), 127])
+_ASCII_CONTROLS = bytes([*range(9), 11, 12, *range(14, 32), 127])
+"""The ASCII controls :data:`_CONTROL` drops, but the carriage return (checked apart)."""
 _C1_TAILS = frozenset(chr(c).encode()[1:] for c in range(0x80, 0xA0))
 _BIDI_TAILS = frozenset(
     chr(c).encode()[1:] for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -36,30 +37,33 @@ _JSON_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
 _KEPT_ESCAPES = frozenset('"\\/nt')
 
 
-def safe(text: str) -> str:
+def safe(text: str, utf8: bytes | None = None) -> str:
     """`text` made inert for a terminal: no escape sequences, controls or bidi overrides.
 
     Newlines and tabs are kept. A sequence goes whole, its payload with it (an OSC 8
-    link keeps its visible text, loses its target).
+    link keeps its visible text, loses its target). ``utf8``: the text's UTF-8 bytes
+    (a BOM before them allowed), when the caller has them: a whole file read as UTF-8.
     """
-    if text.isprintable():  # no ESC, C0/C1 control or bidi override (Cf): nothing to drop
-        return text
+    if utf8 is None:
+        if text.isprintable():  # no ESC, C0/C1 control or bidi override (Cf): nothing to drop
+            return text
+        utf8 = text.encode("utf-8", "surrogatepass")
     # Whole files come here (the 3 MB bundled table, whose only controls are its CRLF
-    # line ends): the regular expressions cost 0.2 s on it, these C-speed checks 20 ms.
-    lean = text.replace("\r", "")
-    if not _has_controls(lean):
-        return lean
+    # line ends; a 10 MB feed on one line): the regular expressions cost 0.2 s on the
+    # table, these C-speed checks of its bytes 20 ms.
+    if not _has_controls(utf8):
+        return text.replace("\r", "") if b"\r" in utf8 else text
     if any(c in text for c in _INTRODUCERS):
         text = _ESCAPE_SEQ.sub("", text)
     return _CONTROL.sub("", text)
 
 
-def _has_controls(text: str) -> bool:
-    """True when ``text`` holds a character :data:`_CONTROL` drops (tab, newline and the
-    harmless non-printables such as a no-break space do not count)."""
+def _has_controls(raw: bytes) -> bool:
+    """True when the UTF-8 ``raw`` holds a character :data:`_CONTROL` drops other than a
+    carriage return (tab, newline and the harmless non-printables such as a no-break
+    space do not count)."""
     # On the UTF-8 bytes, where the C library does the scanning: a C1 control is 0xC2
     # then 0x80-0x9F, a bidi override 0xE2 then two bytes; those leads are rare.
-    raw = text.encode("utf-8", "surrogatepass")
     if len(raw.translate(None, _ASCII_CONTROLS)) != len(raw):
         return True
     for lead, width, found in ((0xC2, 1, _C1_TAILS), (0xE2, 2, _BIDI_TAILS)):
@@ -81,8 +85,12 @@ def json_strings_safe(text: str) -> bool:
     override (a raw CR, tab or newline lies between the values), and escaped, it is a
     ``\\b``, ``\\f``, ``\\r`` or a ``\\u`` escape of one.
     """
-    if _has_controls(text.replace("\r", "") if "\r" in text else text):
-        return False
+    return not _has_controls(text.encode("utf-8", "surrogatepass")) and json_escapes_safe(text)
+
+
+def json_escapes_safe(text: str) -> bool:
+    """:func:`json_strings_safe` for a document already :func:`safe` (a source file or a
+    download made safe whole): only its escapes can stand for a control."""
     if "\\" not in text:
         return True
     # In a JSON document every backslash starts an escape, so matching from the left

@@ -6,6 +6,8 @@ import dataclasses
 import importlib
 import pkgutil
 
+import pytest
+
 import index_builder
 from index_builder.model import Event, Paper, filled, replaced
 from index_builder.readinglist.bookmark import KEPT, Bookmark
@@ -88,6 +90,10 @@ def test_replaced_is_dataclasses_replace() -> None:
     for changes in ({}, {"id": "8", "oral": False}, {"events": (), "session": "X"}):
         assert replaced(paper, **changes) == dataclasses.replace(paper, **changes)
     assert replaced(event, room="R") == dataclasses.replace(event, room="R")
+    with pytest.raises(TypeError):
+        replaced(paper, colour="red")
+    with pytest.raises(TypeError):
+        filled(paper, paper, colour="red")
 
 
 def test_a_bookmark_keeps_a_copy_of_its_paper_and_the_same_json() -> None:

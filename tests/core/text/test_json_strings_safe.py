@@ -8,13 +8,15 @@ check ever said so wrongly, an escape or a control of a feed would reach the scr
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from index_builder.sources.reading import read_source
 from index_builder.sources.types import load_json
-from index_builder.text.safe import json_strings_safe, safe_json
+from index_builder.text.safe import json_escapes_safe, json_strings_safe, safe, safe_json
 from tests.benchmarks.updated import feed_files
 
 _CHARS = st.characters(max_codepoint=0x206F) | st.sampled_from(
@@ -60,3 +62,46 @@ def test_a_real_feed_is_checked_once_and_given_back_as_parsed() -> None:
         assert "\\\\" in text, name
         assert json_strings_safe(text), name
         assert load_json(text) == json.loads(text)
+
+
+_TEXT = st.text(alphabet=_CHARS, max_size=40)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_TEXT, st.booleans())
+def test_safe_given_the_bytes_answers_as_safe_of_the_text(text: str, bom: bool) -> None:
+    """A whole file read as UTF-8 is checked in its own bytes (a BOM before them too)."""
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return  # no file decoded as UTF-8 holds a lone surrogate
+    utf8 = ("\ufeff" if bom else "").encode() + text.encode("utf-8")
+    assert safe(text, utf8) == safe(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.booleans())
+def test_a_document_made_safe_whole_needs_its_escapes_checked_alone(
+    data: Any, ascii_only: bool
+) -> None:
+    """What a source file's reader hands on (decoded, made safe whole, then parsed)
+    equals the parsed document with each string made safe."""
+    text = json.dumps(data, ensure_ascii=ascii_only)
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return
+    made_safe = safe(text, text.encode("utf-8"))
+    try:
+        json.loads(made_safe)
+    except ValueError:
+        return  # a control dropped from between values broke nothing JSON needs
+    assert load_json(made_safe, made_safe=True) == safe_json(json.loads(made_safe))
+    assert json_escapes_safe(made_safe) == json_strings_safe(made_safe)
+
+
+def test_a_feed_file_with_raw_controls_is_read_safe(tmp_path: Path) -> None:
+    """A feed on one line, UTF-8 with raw C1 controls and bidi overrides in its strings:
+    the file's bytes are scanned, not its text, and nothing reaches the rows."""
+    odd = "Caf\u00e9 \u202eevil\u202c \u009b31m done"
+    feed = {"count": 1, "results": [{"id": 7, "name": odd, "eventtype": "Poster"}]}
+    path = tmp_path / "icml-2026-orals-posters.json"
+    path.write_bytes(json.dumps(feed, ensure_ascii=False).encode("utf-8"))
+    (row,) = read_source(path, path.read_bytes()).rows
+    assert row.paper.title_raw == safe(odd) == "Caf\u00e9 evil  done"

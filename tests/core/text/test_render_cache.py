@@ -7,6 +7,7 @@ gives the same papers, and a damaged cache file is ignored and written anew.
 
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 
@@ -85,3 +86,39 @@ def test_a_math_span_is_rendered_once_per_build(monkeypatch: pytest.MonkeyPatch)
     with render_cache.using(None):  # a new block (a new build) renders them again
         render.render(texts[0])
     assert spans.count("k") == 2
+
+
+def test_a_text_that_renders_as_written_is_its_raw_string(tmp_path: Path) -> None:
+    """The paper holds one string for both (each cache pickles it once), from the cache
+    or not; a text that markup changes keeps its rendering."""
+    plain = "A plain abstract.\nOn two lines"
+    joined = "A plain abstract. " + "On two lines"
+    for _ in range(2):  # rendered, then served from the cache
+        with render_cache.using(tmp_path):
+            assert render.render(joined) is joined
+            assert render.render(plain) == joined
+            assert render.render("x -- y") == "x – y"
+        # The file keeps no second copy of a text made into itself: its key alone.
+        kept = render_cache._load(render_cache.cache_file(tmp_path))
+        assert kept is not None and sorted(kept.values(), key=repr) == [joined, "x – y", b""]
+
+
+def test_the_papers_share_what_the_feed_repeats() -> None:
+    """A feed's sessions, times and institutions are one string per value, and the
+    catalogue's pickle stores equal source lists once: it loads back equal."""
+    from index_builder.catalogue.papers import Catalogue
+    from index_builder.model import Paper
+    from index_builder.sources.feed import parse_feed
+
+    record = {"id": 1, "name": "T", "session": "S 1", "authors": [{"institution": "U"}]}
+    text = json.dumps({"results": [record, {**record, "id": 2}]})
+    feed = json.loads(text)  # each string its own object, as in a feed read from its file
+    assert feed["results"][0]["session"] is not feed["results"][1]["session"]
+    first, second = parse_feed(feed, "icml2026").rows
+    assert first.paper.session is second.paper.session
+    assert first.paper.institutions[0] is second.paper.institutions[0]
+    papers = [Paper(str(n), "t", sources=tuple(["a.csv", "b.json"])) for n in range(3)]
+    loaded = pickle.loads(pickle.dumps(Catalogue(papers, fingerprint="f")))
+    assert loaded.papers == tuple(papers) and loaded.fingerprint == "f"
+    assert loaded.papers[0].sources is loaded.papers[2].sources
+    assert not pickle.loads(pickle.dumps(Catalogue([]))).papers
