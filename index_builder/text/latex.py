@@ -5,261 +5,40 @@
 pylatexenc 2 lacks for abstracts: Unicode super/subscripts (``x^2`` → x²),
 ``~`` as a plain space, ``\\text``-like macros switching back to text mode,
 and unknown macros kept by name instead of silently dropped. `plain_latex` is
-the regex fallback used when pylatexenc fails or loses words.
+the regex fallback used when pylatexenc fails or loses words. The renderer itself is in
+:mod:`~index_builder.text.latex_engine`, imported on the first fragment rendered.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
-from typing import Any
 
-from pylatexenc import latexwalker
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec
-from pylatexenc.latex2text import get_default_latex_context_db as _l2t_db
-from pylatexenc.latexwalker import get_default_latex_context_db as _walker_db
-
-# Tolerant parsing logs every oddity of the input; for abstracts that is noise on stderr.
-logging.getLogger("pylatexenc").setLevel(logging.ERROR)
-
-_SUP = dict(
-    zip(
-        "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ*′⊤",
-        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ*′ᵀ",
-        strict=True,
-    )
-)
-_SUB = dict(
-    zip(
-        "0123456789+-−=()aehijklmnoprstuvxβγρφχ",
-        "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
-        strict=True,
-    )
-)
-TEXT_MACROS = [
-    "text",
-    "textrm",
-    "textit",
-    "textbf",
-    "textsf",
-    "texttt",
-    "textsc",
-    "textup",
-    "textnormal",
-    "textmd",
-    "textsl",
-    "emph",
-    "mbox",
-    "hbox",
-]
-"""Macros whose argument is text even inside math."""
-PLAIN_MACROS = "mathrm mathit mathbf mathsf mathtt boldsymbol bm operatorname underline uline"
-"""Macros that only change the look of their argument."""
-_SILENT_MACROS = (
-    "xspace noindent relax protect ignorespaces displaystyle textstyle scriptstyle left right "
-    "big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr limits nolimits"
-)
-_SYMBOLS = {"colon": ":", "vert": "|", "lvert": "|", "rvert": "|", "Vert": "‖", "lVert": "‖"}
-_SYMBOLS |= {"rVert": "‖", "coloneqq": "≔", "eqqcolon": "≕", "lesssim": "≲", "gtrsim": "≳"}
-
-
-def script(kind: str, body: str) -> str:
-    """``^``/``_`` + body as Unicode super/subscript when every char has one."""
-    body = "".join(body.split())
-    table = _SUP if kind == "^" else _SUB
-    if body and all(c in table for c in body):
-        return "".join(table[c] for c in body)
-    if len(body) == 1:
-        return kind + body
-    return kind + "{" + body + "}"
-
-
-def _wrap(text: str) -> str:
-    """Parenthesise a fraction part or root unless it is one simple token."""
-    text = text.strip()
-    if re.fullmatch(r"[\w.′]+|\(.*\)", text):
-        return text
-    return f"({text})"
-
-
-def _frac(node: Any, l2tobj: Any) -> str:
-    return _wrap(l2tobj.node_arg_to_text(node, 0)) + "/" + _wrap(l2tobj.node_arg_to_text(node, 1))
-
-
-def _sqrt(node: Any, l2tobj: Any) -> str:
-    degree = l2tobj.node_arg_to_text(node, 0).strip()
-    root = {"3": "∛", "4": "∜"}.get(degree, "√" if not degree else f"{script('^', degree)}√")
-    return root + _wrap(l2tobj.node_arg_to_text(node, 1))
-
-
-def _as_text(node: Any, l2tobj: Any) -> str:
-    return str(l2tobj.text_mode_arg(node))
-
-
-def _link(node: Any, l2tobj: Any) -> str:
-    # URLs are normally protected before parsing; this is only a safety net.
-    url = l2tobj.node_arg_to_text(node, 0)
-    label = l2tobj.node_arg_to_text(node, 1) if node.macroname == "href" else ""
-    return f"{label} ({url})" if label and label != url else url
-
-
-def _cite(node: Any, l2tobj: Any) -> str:
-    args = node.nodeargd.argnlist if node.nodeargd else []
-    last = max((i for i, arg in enumerate(args) if arg is not None), default=None)
-    return "" if last is None else f"[{l2tobj.node_arg_to_text(node, last)}]"
-
-
-def _contexts() -> tuple[Any, Any]:
-    walker_db = _walker_db()
-    db = _l2t_db()
-    macros = [MacroTextSpec(name, simplify_repl=_as_text) for name in TEXT_MACROS]
-    macros += [MacroTextSpec(name, discard=False) for name in PLAIN_MACROS.split()]
-    macros += [MacroTextSpec(name, simplify_repl="") for name in _SILENT_MACROS.split()]
-    macros += [MacroTextSpec(name, simplify_repl=char) for name, char in _SYMBOLS.items()]
-    macros += [
-        MacroTextSpec("frac", simplify_repl=_frac),
-        MacroTextSpec("dfrac", simplify_repl=_frac),
-        MacroTextSpec("tfrac", simplify_repl=_frac),
-        MacroTextSpec("sqrt", simplify_repl=_sqrt),
-        MacroTextSpec("url", simplify_repl=_link),
-        MacroTextSpec("href", simplify_repl=_link),
-        MacroTextSpec("cite", simplify_repl=_cite),
-        MacroTextSpec("citep", simplify_repl=_cite),
-        MacroTextSpec("citet", simplify_repl=_cite),
-        MacroTextSpec("\\", simplify_repl=" "),
-    ]
-    specials = [SpecialsTextSpec("~", " ")]
-    db.add_context_category("paperscope", macros=macros, specials=specials, prepend=True)
-    return walker_db, db
-
-
-class _Renderer(LatexNodes2Text):
-    """LatexNodes2Text with math scripts, spacing and unknown-macro rules."""
-
-    def __init__(self, walker_db: Any, db: Any) -> None:
-        super().__init__(latex_context=db, math_mode="text")
-        self.walker_db = walker_db
-        self.in_math = False
-
-    def render(self, source: str, *, math: bool) -> str:
-        """Parse `source` and render it in text or math mode."""
-        walker = latexwalker.LatexWalker(
-            source, latex_context=self.walker_db, tolerant_parsing=True
-        )
-        nodes, _, _ = walker.get_latex_nodes()
-        self.in_math = math
-        try:
-            return str(self.nodelist_to_text(nodes))
-        finally:
-            self.in_math = False
-
-    def text_mode_arg(self, node: Any) -> str:
-        """The first argument of `node`, rendered in text mode."""
-        saved, self.in_math = self.in_math, False
-        try:
-            return str(self.node_arg_to_text(node, 0))
-        finally:
-            self.in_math = saved
-
-    def macro_node_to_text(self, node: Any) -> str:
-        """Known macros as pylatexenc says; unknown ones keep their name."""
-        if self.latex_context.get_macro_spec(node.macroname) is None:
-            args = node.nodeargd.argnlist if node.nodeargd else []
-            if any(args):
-                return "".join(self._groupnodecontents_to_text(arg) for arg in args)
-            return f"{node.macroname}{node.macro_post_space}"
-        return str(super().macro_node_to_text(node))
-
-    def nodelist_to_text(self, nodelist: Any) -> str:
-        """Text mode as usual; math mode with scripts and TeX-like spacing."""
-        if not self.in_math:
-            return str(super().nodelist_to_text(nodelist))
-        out: list[str] = []
-        pending = ""
-        nodes = [n for n in nodelist if n is not None]
-        for i, node in enumerate(nodes):
-            if node.isNodeType(latexwalker.LatexCharsNode):
-                for char in node.chars:
-                    if pending and not char.isspace():
-                        out.append(script(pending, char))
-                        pending = ""
-                    elif char in "^_" and not pending:
-                        pending = char
-                    elif not pending:
-                        out.append(char)
-                continue
-            text = str(self.node_to_text(node))
-            if pending:
-                out.append(script(pending, text))
-                pending = ""
-            else:
-                out.append(text)
-            if _is_bare_macro(node) and node.macro_post_space:
-                following = nodes[i + 1] if i + 1 < len(nodes) else None
-                # "\mu P" is μP, but "\log N" is log N.
-                if (text[-1:].isascii() and text[-1:].isalpha()) or not (
-                    following is not None
-                    and following.isNodeType(latexwalker.LatexCharsNode)
-                    and following.chars[:1].isalnum()
-                ):
-                    out.append(" ")
-        out.append(pending)
-        return _space_operators("".join(out))
-
-
-def _is_bare_macro(node: Any) -> bool:
-    if not node.isNodeType(latexwalker.LatexMacroNode):
-        return False
-    return node.nodeargd is None or not any(node.nodeargd.argnlist or ())
-
-
-_OPERATOR = re.compile(r"(?<=\S)( ?)([←→↔⇐⇒⇔↦≤≥≠≈≡∼≃∈∉⊂⊆⊃⊇·×±∓∝])( ?)(?=\S)")
-
-
-def _space_operators(text: str) -> str:
-    """A relation or operator spaced on one side is spaced on both (``n →∞`` → ``n → ∞``)."""
-
-    def fix(match: re.Match[str]) -> str:
-        before, op, after = match.groups()
-        return f" {op} " if before != after else match.group(0)
-
-    return _OPERATOR.sub(fix, text)
-
-
-_local = threading.local()
-_SHARED: list[tuple[Any, Any]] = []
-
-
-def _renderer() -> _Renderer:
-    """One renderer per thread (it keeps math state); contexts built once."""
-    renderer: _Renderer | None = getattr(_local, "renderer", None)
-    if renderer is None:
-        if not _SHARED:
-            _SHARED.append(_contexts())
-        renderer = _Renderer(*_SHARED[0])
-        _local.renderer = renderer
-    return renderer
+from index_builder.text.latex_macros import PLAIN_MACROS, SILENT_MACROS, TEXT_MACROS
 
 
 def takes_argument(name: str) -> bool:
     """True when pylatexenc reads a mandatory argument after the macro ``\\name``."""
-    spec = _renderer().walker_db.get_macro_spec(name)
-    return "{" in (getattr(getattr(spec, "args_parser", None), "argspec", None) or "")
+    from index_builder.text import latex_engine
+
+    return latex_engine.takes_argument(name)
 
 
 def latex_text(source: str) -> str:
     """Render a text-mode LaTeX fragment (may raise; callers fall back)."""
-    return _renderer().render(source, math=False)
+    from index_builder.text import latex_engine
+
+    return latex_engine.latex_text(source)
 
 
 def latex_math(source: str) -> str:
     """Render the inside of a math span (may raise; callers fall back)."""
-    return _renderer().render(source, math=True).strip()
+    from index_builder.text import latex_engine
+
+    return latex_engine.latex_math(source)
 
 
 _FORMAT_NAMES = frozenset(
-    TEXT_MACROS + PLAIN_MACROS.split() + _SILENT_MACROS.split() + ["mathcal", "mathbb"]
+    TEXT_MACROS + PLAIN_MACROS.split() + SILENT_MACROS.split() + ["mathcal", "mathbb"]
 )
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from index_builder.text import latex
+from index_builder.text import latex, latex_macros
 
 # Macros whose one braced argument is plain text in text mode: a group, as far as output goes.
-_GROUP_MACROS = frozenset(latex.TEXT_MACROS) | frozenset(latex.PLAIN_MACROS.split())
+_GROUP_MACROS = frozenset(latex_macros.TEXT_MACROS) | frozenset(latex_macros.PLAIN_MACROS.split())
 _ESCAPES = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", " ": " "}
 _SPECIALS = {"---": "—", "--": "–", "~": " ", "``": "“", "''": "”", "!`": "¡", "?`": "¿"}
 _TOKEN = re.compile(r"\\([A-Za-z]+|.)|---|--|``|''|!`|\?`|[~&{}]", re.S)

@@ -1,0 +1,60 @@
+"""The LaTeX macros PaperScope renders its own way, and Unicode super/subscripts.
+
+Shared by the renderer (:mod:`~index_builder.text.latex_engine`), the word-keeping
+fallback (:mod:`~index_builder.text.latex`) and the pre-pass; imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+_SUP = dict(
+    zip(
+        "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ*′⊤",
+        "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ*′ᵀ",
+        strict=True,
+    )
+)
+_SUB = dict(
+    zip(
+        "0123456789+-−=()aehijklmnoprstuvxβγρφχ",
+        "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ",
+        strict=True,
+    )
+)
+TEXT_MACROS = [
+    "text",
+    "textrm",
+    "textit",
+    "textbf",
+    "textsf",
+    "texttt",
+    "textsc",
+    "textup",
+    "textnormal",
+    "textmd",
+    "textsl",
+    "emph",
+    "mbox",
+    "hbox",
+]
+"""Macros whose argument is text even inside math."""
+PLAIN_MACROS = "mathrm mathit mathbf mathsf mathtt boldsymbol bm operatorname underline uline"
+"""Macros that only change the look of their argument."""
+SILENT_MACROS = (
+    "xspace noindent relax protect ignorespaces displaystyle textstyle scriptstyle left right "
+    "big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr limits nolimits"
+)
+"""Macros that render as nothing."""
+SYMBOLS = {"colon": ":", "vert": "|", "lvert": "|", "rvert": "|", "Vert": "‖", "lVert": "‖"}
+SYMBOLS |= {"rVert": "‖", "coloneqq": "≔", "eqqcolon": "≕", "lesssim": "≲", "gtrsim": "≳"}
+"""Symbol macros pylatexenc 2 does not know, and the character each stands for."""
+
+
+def script(kind: str, body: str) -> str:
+    """``^``/``_`` + body as Unicode super/subscript when every char has one."""
+    body = "".join(body.split())
+    table = _SUP if kind == "^" else _SUB
+    if body and all(c in table for c in body):
+        return "".join(table[c] for c in body)
+    if len(body) == 1:
+        return kind + body
+    return kind + "{" + body + "}"
