@@ -73,8 +73,7 @@ def test_a_note_of_other_catalogues_or_a_damaged_one_is_not_used(
 ) -> None:
     papers = fixed_papers()
     after = mutate(papers, random.Random(6), 1)
-    index_dir = tmp_path / "index"
-    fixed_index(tmp_path_factory, index_dir)
+    index_dir = fixed_index(tmp_path_factory, tmp_path / "index")
     if isinstance(note, bytes):
         (tmp_path / changed_papers.NOTE).write_bytes(note)
     else:  # a note that says nothing changed, between two other catalogues

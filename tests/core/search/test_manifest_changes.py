@@ -28,8 +28,7 @@ def test_the_manifest_changed_in_place_is_a_fresh_one(
     monkeypatch.setattr(manifest, "MANIFEST_CHANGES_LIMIT", limit)
     rng = random.Random(4)
     papers = fixed_papers()
-    index_dir = tmp_path / "index"
-    fixed_index(tmp_path_factory, index_dir)
+    index_dir = fixed_index(tmp_path_factory, tmp_path / "index")
     base = os.stat(index_dir / manifest.MANIFEST).st_ino
     for serial in range(1, 4):
         papers = mutate(papers, rng, serial)
@@ -44,8 +43,7 @@ def test_a_damaged_file_of_manifest_changes_is_a_full_build(
     tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     papers = fixed_papers()
-    index_dir = tmp_path / "index"
-    fixed_index(tmp_path_factory, index_dir)
+    index_dir = fixed_index(tmp_path_factory, tmp_path / "index")
     papers = mutate(papers, random.Random(8), 1)
     SearchIndex(index_dir, papers, "v1").ensure()
     (index_dir / manifest.MANIFEST_CHANGES).write_bytes(b"not a pickle")
