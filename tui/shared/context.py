@@ -1,11 +1,15 @@
 """What every command (and the TUI) needs: the per-user paths and the chosen sources.
 
 The catalogue and the index are opened lazily, once, so a command that needs
-neither (``--version``, ``doctor`` on a broken home) pays for neither.
+neither (``--version``, ``doctor`` on a broken home) pays for neither. Once also holds
+across threads: the TUI reads the catalogue in a thread of its own while it starts
+(:class:`~tui.lifecycle.loading.Preload`), and a caller that asks meanwhile waits for
+that read instead of building the same catalogue beside it.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +41,8 @@ class Context:
     _config: Config | None = field(default=None, repr=False)
     _catalogue: Catalogue | None = field(default=None, repr=False)
     _index: SearchIndex | None = field(default=None, repr=False)
+    _opening: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    """Held while the catalogue or the index is opened (the index opens the catalogue)."""
 
     @property
     def sources(self) -> list[Path]:
@@ -82,13 +88,14 @@ class Context:
 
         ``on_cold`` is called before a build from the sources (no fresh cache).
         """
-        if self._catalogue is None:
-            from index_builder.catalogue.load import load_catalogue
+        with self._opening:
+            if self._catalogue is None:
+                from index_builder.catalogue.load import load_catalogue
 
-            self._catalogue = load_catalogue(
-                self.sources, cache_dir=self.paths.cache_dir, on_cold=on_cold
-            )
-        return self._catalogue
+                self._catalogue = load_catalogue(
+                    self.sources, cache_dir=self.paths.cache_dir, on_cold=on_cold
+                )
+            return self._catalogue
 
     def quick_catalogue(self) -> Catalogue:
         """A first look: the table papers alone, without abstracts (``complete`` False)."""
@@ -111,13 +118,14 @@ class Context:
 
     def index(self) -> SearchIndex:
         """The search index over the catalogue (not yet opened or built)."""
-        if self._index is None:
-            from index_builder.search.engine import SearchIndex
+        with self._opening:
+            if self._index is None:
+                from index_builder.search.engine import SearchIndex
 
-            cat = self.catalogue()
-            self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)
-            self._index.build_in_child = self.build_in_child
-            from index_builder.feeds.store import added_ids
+                cat = self.catalogue()
+                self._index = SearchIndex(self.paths.index_dir, cat.papers, cat.fingerprint)
+                self._index.build_in_child = self.build_in_child
+                from index_builder.feeds.store import added_ids
 
-            self._index.new_ids = added_ids(self.paths)
-        return self._index
+                self._index.new_ids = added_ids(self.paths)
+            return self._index
