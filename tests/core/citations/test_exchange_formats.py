@@ -72,6 +72,49 @@ def validator() -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(inlined(schema))
 
 
+SCHEMA_WORDS = {
+    "$schema",
+    "$ref",
+    "definitions",
+    "description",
+    "type",
+    "properties",
+    "items",
+    "additionalProperties",
+    "required",
+    "enum",
+    "minItems",
+    "maxItems",
+}
+"""The keywords of the CSL data schema: none constrains a string's content or a number's
+value (no ``pattern``, ``format``, length or bound), and its one ``enum`` is the item's
+``type`` (:func:`test_the_schema_judges_an_item_by_its_skeleton`)."""
+
+
+def skeleton(node: Any, top: bool = True) -> object:
+    """What the CSL data schema can see of an item: its keys, each value's JSON type, the
+    length of each array, and the value of its ``type`` (the schema's one ``enum``)."""
+    if isinstance(node, dict):
+        return tuple(sorted(
+            (key, value if top and key == "type" else skeleton(value, top=False))
+            for key, value in node.items()
+        ))  # fmt: skip
+    if isinstance(node, list):
+        return ("array", tuple(skeleton(value, top=False) for value in node))
+    return type(node).__name__
+
+
+def one_per_skeleton(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first item of each :func:`skeleton`: the schema's verdict on an item depends on
+    its skeleton alone (:data:`SCHEMA_WORDS`), so validating these validates every item.
+    The bundled catalogue's 6,630 items have ~150 skeletons; validating all of them took
+    ~2.5 s of CPU, these ~0.1 s."""
+    firsts: dict[object, dict[str, Any]] = {}
+    for item in items:
+        firsts.setdefault(skeleton(item), item)
+    return list(firsts.values())
+
+
 def rendered(items: list[dict[str, Any]]) -> list[str]:
     """Every item rendered by citeproc-py as a bibliography entry (plain text)."""
     with warnings.catch_warnings():
@@ -91,7 +134,7 @@ def check_csl(
     """The CSL-JSON ``text`` is valid, holds each paper's title, and citeproc-py renders
     the items at ``render`` (all by default) naming each one's first author."""
     items = json.loads(text)
-    errors = [e.message for e in validator().iter_errors(items)]
+    errors = [e.message for e in validator().iter_errors(one_per_skeleton(items))]
     assert not errors, errors[:5]
     assert [i["title"] for i in items] == [r.title for r in map(reference, papers)]
     chosen = [items[n] for n in (range(len(items)) if render is None else render)]
@@ -174,6 +217,42 @@ def test_hard_cases_pass_the_readers_with_names_split_as_cited() -> None:
     assert f"author = {{{family}, " in cite(HARD[4], "bibtex")
     assert items[4]["DOI"] == entries[4]["doi"] == "10.1000/xyz123"
     assert items[4]["event-title"] == "Some Workshop 2024" and items[4]["issued"]
+
+
+def test_the_schema_judges_an_item_by_its_skeleton() -> None:
+    """Why :func:`one_per_skeleton` validates every item: the schema holds no keyword
+    beyond :data:`SCHEMA_WORDS`, its one ``enum`` is the item's ``type``, and an item
+    the schema refuses has another skeleton than one it accepts."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    words: set[str] = set()
+    enums: list[tuple[str, ...]] = []
+
+    def walk(node: Any, path: tuple[str, ...], named: bool) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not named:
+                    words.add(key)
+                    if key == "enum":
+                        enums.append(path)
+                walk(value, (*path, key), key in ("properties", "definitions") and not named)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, path, False)
+
+    walk(schema, (), False)
+    assert words <= SCHEMA_WORDS, words - SCHEMA_WORDS
+    assert enums == [("items", "properties", "type")]
+    good = {"id": "k", "type": "paper-conference", "issued": {"date-parts": [[2026]]}}
+    bad = [
+        {**good, "issued": {"date-parts": [[]]}},
+        {**good, "type": "talk"},
+        {**good, "issued": {"date-parts": [["2026"]], "day": 1}},
+        {**good, "id": None},
+    ]
+    assert not list(validator().iter_errors([good]))
+    for item in bad:
+        assert list(validator().iter_errors([item])), item
+        assert one_per_skeleton([good, item]) == [good, item]
 
 
 def test_one_paper_as_cite_gives_it() -> None:
