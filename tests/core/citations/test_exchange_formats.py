@@ -242,7 +242,11 @@ def test_the_schema_judges_an_item_by_its_skeleton() -> None:
     walk(schema, (), False)
     assert words <= SCHEMA_WORDS, words - SCHEMA_WORDS
     assert enums == [("items", "properties", "type")]
-    good = {"id": "k", "type": "paper-conference", "issued": {"date-parts": [[2026]]}}
+    good: dict[str, Any] = {
+        "id": "k",
+        "type": "paper-conference",
+        "issued": {"date-parts": [[2026]]},
+    }
     bad = [
         {**good, "issued": {"date-parts": [[]]}},
         {**good, "type": "talk"},
