@@ -20,6 +20,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+import pytest
 from whoosh import index as whoosh_index
 
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
@@ -59,13 +60,18 @@ def fixed_papers() -> list[Paper]:
 
 
 def index_digest(tmp: Path) -> str:
-    """SHA-256 of the schema, every term's postings, field lengths and the vocabulary."""
-    papers = fixed_papers()
-    built = SearchIndex(tmp / "index", papers, "fixture")
+    """SHA-256 of the index of :func:`fixed_papers` built in ``tmp / "index"``."""
+    built = SearchIndex(tmp / "index", fixed_papers(), "fixture")
     built.ensure()
     built.close()
+    return digest_of(tmp / "index")
+
+
+def digest_of(folder: Path) -> str:
+    """SHA-256 of the schema, every term's postings, field lengths and the vocabulary of
+    the index in ``folder`` (its fingerprint, in the marker file, is not part of it)."""
     digest = hashlib.sha256()
-    ix = whoosh_index.open_dir(str(tmp / "index"))
+    ix = whoosh_index.open_dir(str(folder))
     with ix.reader() as reader:
         for name, field in sorted(ix.schema.items()):
             fmt = type(field.format).__name__ if field.format else "-"
@@ -88,7 +94,7 @@ def index_digest(tmp: Path) -> str:
             lengths = [reader.doc_field_length(docnum, n, 0) for n in sorted(ix.schema.names())]
             digest.update(f"{reader.stored_fields(docnum)} {lengths}\n".encode())
     ix.close()
-    vocab = json.loads((tmp / "index" / VOCAB_FILE).read_text(encoding="utf-8"))
+    vocab = json.loads((folder / VOCAB_FILE).read_text(encoding="utf-8"))
     digest.update(json.dumps(vocab, sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -111,10 +117,17 @@ def test_the_catalogue_changes_only_with_its_version() -> None:
     )
 
 
-def test_the_index_changes_only_with_its_version(tmp_path: Path) -> None:
+def test_the_index_changes_only_with_its_version(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """On a copy of the run's full build of :func:`fixed_papers` (``fixed_index``, which
+    the search tests' changes in place start from): the same papers, built by the same
+    ``SearchIndex.ensure``, under another fingerprint, which the digest does not hold."""
+    from tests.helpers.search_builds import fixed_index  # it imports this module
+
     known = recorded("index", ANALYSIS_VERSION)
     assert known is not None, f"ANALYSIS_VERSION {ANALYSIS_VERSION} is new: {HOW}"
-    assert index_digest(tmp_path) == known, (
+    assert digest_of(fixed_index(tmp_path_factory, tmp_path / "index")) == known, (
         "the index built from the fixture's papers changed: bump ANALYSIS_VERSION "
         f"(index_builder/search/schema.py), then {HOW}"
     )

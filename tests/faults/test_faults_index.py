@@ -101,12 +101,15 @@ def small(bundled: tuple[tuple[Paper, ...], str]) -> tuple[Paper, ...]:
 
 @pytest.fixture(scope="module")
 def pristine(small: tuple[Paper, ...], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A complete index of the slice, built once; tests copy it."""
-    folder = tmp_path_factory.mktemp("pristine") / "index"
-    index = SearchIndex(folder, small, "slice")
-    assert index.ensure() is None
-    index.close()
-    return folder
+    """A complete index of the slice, built once per run (not once per worker that runs a
+    test of this module); tests copy it."""
+
+    def build(folder: Path) -> None:
+        index = SearchIndex(folder / "index", small, "slice")
+        assert index.ensure() is None
+        index.close()
+
+    return build_once(tmp_path_factory, "faults-index-slice", build) / "index"
 
 
 @pytest.fixture

@@ -28,6 +28,8 @@ from index_builder.search import in_place
 from index_builder.search.engine import SearchIndex
 from tests.core.search.test_in_place import assert_same_answers
 from tests.core.test_analysis_versions import fixed_papers
+from tests.helpers.search_builds import FIXED_FINGERPRINT, fixed_index
+from tests.helpers.shared_builds import build_once
 from tests.helpers.waiting import wait_until
 
 
@@ -123,18 +125,19 @@ def wait_for(proc: Child, word: str) -> str:
     raise AssertionError(f"the child ended before saying {word!r}: {seen}")
 
 
+def _build_fresh(folder: Path) -> None:
+    index = SearchIndex(folder / "index", changed(fixed_papers()), "after")
+    index.ensure()
+    index.close()
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """An index of the fixture's papers and a fresh build of the changed papers, made
-    once for the module (read only: each test copies the first)."""
-    root = tmp_path_factory.mktemp("in-place")
-    before = fixed_papers()
-    for folder, papers, name in ((root / "before", before, "before"),
-                                 (root / "fresh", changed(before), "after")):  # fmt: skip
-        index = SearchIndex(folder, papers, name)
-        index.ensure()
-        index.close()
-    return root / "before", root / "fresh"
+    """An index of the fixture's papers (a copy of the run's full build of them,
+    ``fixed_index``, which the search tests' changes in place start from) and a fresh build
+    of the changed papers, made once per run (read only: each test copies the first)."""
+    before = fixed_index(tmp_path_factory, tmp_path_factory.mktemp("in-place") / "before")
+    return before, build_once(tmp_path_factory, "faults-in-place-fresh", _build_fresh) / "index"
 
 
 @pytest.fixture
@@ -160,7 +163,7 @@ def test_a_change_killed_at_any_moment_loses_nothing(
     if moment == "swapped":  # killed after the swap: the new index is whole
         assert marker is not None and marker["fingerprint"] == "after"
     else:  # the old index is whole and in use for the old papers
-        old = SearchIndex(index_dir, before, "before")
+        old = SearchIndex(index_dir, before, FIXED_FINGERPRINT)
         assert old.is_fresh() and not old.damaged()
         assert old.search("zebrafish").total == 0
         old.close()

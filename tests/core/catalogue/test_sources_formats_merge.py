@@ -12,15 +12,24 @@ from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.merge import abstract_id
 from index_builder.paths import bundled_sources
 from index_builder.sources.records import title_id
+from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import TABLE
-from tests.helpers.formats_data import BIB, SMALL_TABLE, by_title, paperscope, with_bib, write
+from tests.helpers.formats_data import BIB, SMALL_TABLE, by_title, paperscope, write
 from tests.helpers.shared_builds import home_paths
+
+
+def bundled_with_bib() -> Catalogue:
+    """The bundled data plus the PMLR-like bib, built from nothing once per run for every
+    worker (``from_nothing``: the module's tests are spread over the workers, and each
+    built it again, ~1 s of CPU; read it, never change it)."""
+    return from_nothing([*bundled_sources(), BIB])
+
 
 # --- merging -------------------------------------------------------------------------------
 
 
 def test_a_bib_entry_with_a_table_title_joins_that_row(bundled_catalogue: Catalogue) -> None:
-    cat, bundled = with_bib(), bundled_catalogue
+    cat, bundled = bundled_with_bib(), bundled_catalogue
     paper, before = cat.get("63090"), bundled.get("63090")
     assert paper is not None and before is not None and before.abstract == ""
     assert paper.abstract.startswith("Fixture abstract. Multi-turn")
@@ -33,7 +42,7 @@ def test_a_bib_entry_with_a_table_title_joins_that_row(bundled_catalogue: Catalo
 
 
 def test_other_bib_entries_are_papers_with_their_real_titles() -> None:
-    cat = with_bib()
+    cat = bundled_with_bib()
     (koopman,) = by_title(cat, "Sparse Koopman Operators")
     assert koopman.title == "Sparse Koopman Operators for Streaming Control under 𝒪(n) Memory"
     assert not koopman.title_derived and koopman.event_id is None
@@ -48,10 +57,10 @@ def test_other_bib_entries_are_papers_with_their_real_titles() -> None:
 
 def test_ids_do_not_move_with_file_order_or_without_the_table() -> None:
     again = load_catalogue([BIB, *reversed(bundled_sources())])
-    assert [p.id for p in again] == [p.id for p in with_bib()]
+    assert [p.id for p in again] == [p.id for p in bundled_with_bib()]
     alone = load_catalogue([BIB])
     ids = {p.title[:20]: p.id for p in alone}
-    assert ids["Sparse Koopman Opera"] == by_title(with_bib(), "Sparse Koopman")[0].id
+    assert ids["Sparse Koopman Opera"] == by_title(bundled_with_bib(), "Sparse Koopman")[0].id
     assert len(alone) == 3 and all(not p.title_derived for p in alone)
 
 

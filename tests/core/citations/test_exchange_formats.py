@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import warnings
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 
 from index_builder.citations.documents import cite, exchange_text
-from index_builder.citations.exchange import reference
+from index_builder.citations.exchange import Reference, reference
 from index_builder.citations.keys import CitationKeys, split_name
 from index_builder.model import Paper
 
@@ -72,6 +73,49 @@ def validator() -> jsonschema.Draft7Validator:
     return jsonschema.Draft7Validator(inlined(schema))
 
 
+SCHEMA_WORDS = {
+    "$schema",
+    "$ref",
+    "definitions",
+    "description",
+    "type",
+    "properties",
+    "items",
+    "additionalProperties",
+    "required",
+    "enum",
+    "minItems",
+    "maxItems",
+}
+"""The keywords of the CSL data schema: none constrains a string's content or a number's
+value (no ``pattern``, ``format``, length or bound), and its one ``enum`` is the item's
+``type`` (:func:`test_the_schema_judges_an_item_by_its_skeleton`)."""
+
+
+def skeleton(node: Any, top: bool = True) -> object:
+    """What the CSL data schema can see of an item: its keys, each value's JSON type, the
+    length of each array, and the value of its ``type`` (the schema's one ``enum``)."""
+    if isinstance(node, dict):
+        return tuple(sorted(
+            (key, value if top and key == "type" else skeleton(value, top=False))
+            for key, value in node.items()
+        ))  # fmt: skip
+    if isinstance(node, list):
+        return ("array", tuple(skeleton(value, top=False) for value in node))
+    return type(node).__name__
+
+
+def one_per_skeleton(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first item of each :func:`skeleton`: the schema's verdict on an item depends on
+    its skeleton alone (:data:`SCHEMA_WORDS`), so validating these validates every item.
+    The bundled catalogue's 6,630 items have ~150 skeletons; validating all of them took
+    ~2.5 s of CPU, these ~0.1 s."""
+    firsts: dict[object, dict[str, Any]] = {}
+    for item in items:
+        firsts.setdefault(skeleton(item), item)
+    return list(firsts.values())
+
+
 def rendered(items: list[dict[str, Any]]) -> list[str]:
     """Every item rendered by citeproc-py as a bibliography entry (plain text)."""
     with warnings.catch_warnings():
@@ -86,14 +130,19 @@ def rendered(items: list[dict[str, Any]]) -> list[str]:
 
 
 def check_csl(
-    papers: list[Paper], text: str, render: list[int] | None = None
+    papers: list[Paper],
+    text: str,
+    render: list[int] | None = None,
+    refs: Sequence[Reference] | None = None,
 ) -> list[dict[str, Any]]:
-    """The CSL-JSON ``text`` is valid, holds each paper's title, and citeproc-py renders
-    the items at ``render`` (all by default) naming each one's first author."""
+    """The CSL-JSON ``text`` is valid, holds each paper's title (its reference's: ``refs``
+    when given, made again otherwise), and citeproc-py renders the items at ``render``
+    (all by default) naming each one's first author."""
     items = json.loads(text)
-    errors = [e.message for e in validator().iter_errors(items)]
+    errors = [e.message for e in validator().iter_errors(one_per_skeleton(items))]
     assert not errors, errors[:5]
-    assert [i["title"] for i in items] == [r.title for r in map(reference, papers)]
+    expected = refs if refs is not None else [reference(p) for p in papers]
+    assert [i["title"] for i in items] == [r.title for r in expected]
     chosen = [items[n] for n in (range(len(items)) if render is None else render)]
     out = rendered(chosen)
     assert len(out) == len(chosen)
@@ -130,12 +179,16 @@ def csl_shape(item: dict[str, Any]) -> tuple[object, ...]:
     return (tuple(sorted(item)), tuple(tuple(sorted(a)) for a in item.get("author", ())))
 
 
-def check_ris(papers: list[Paper], text: str) -> list[dict[str, Any]]:
-    """The RIS ``text`` has CRLF lines only and rispy reads every paper back."""
+def check_ris(
+    papers: list[Paper], text: str, refs: Sequence[Reference] | None = None
+) -> list[dict[str, Any]]:
+    """The RIS ``text`` has CRLF lines only and rispy reads every paper back (as its
+    reference says: ``refs`` when given, made again otherwise)."""
     assert "\n" not in text.replace("\r\n", "")
     entries = rispy.load(io.StringIO(text.replace("\r\n", "\n")))
     assert len(entries) == len(papers)
-    for entry, ref in zip(entries, map(reference, papers), strict=True):
+    expected = refs if refs is not None else [reference(p) for p in papers]
+    for entry, ref in zip(entries, expected, strict=True):
         assert entry["title"] == ref.title
         assert len(entry.get("authors", [])) == len(ref.people)
     return entries
@@ -176,6 +229,46 @@ def test_hard_cases_pass_the_readers_with_names_split_as_cited() -> None:
     assert items[4]["event-title"] == "Some Workshop 2024" and items[4]["issued"]
 
 
+def test_the_schema_judges_an_item_by_its_skeleton() -> None:
+    """Why :func:`one_per_skeleton` validates every item: the schema holds no keyword
+    beyond :data:`SCHEMA_WORDS`, its one ``enum`` is the item's ``type``, and an item
+    the schema refuses has another skeleton than one it accepts."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    words: set[str] = set()
+    enums: list[tuple[str, ...]] = []
+
+    def walk(node: Any, path: tuple[str, ...], named: bool) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not named:
+                    words.add(key)
+                    if key == "enum":
+                        enums.append(path)
+                walk(value, (*path, key), key in ("properties", "definitions") and not named)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, path, False)
+
+    walk(schema, (), False)
+    assert words <= SCHEMA_WORDS, words - SCHEMA_WORDS
+    assert enums == [("items", "properties", "type")]
+    good: dict[str, Any] = {
+        "id": "k",
+        "type": "paper-conference",
+        "issued": {"date-parts": [[2026]]},
+    }
+    bad = [
+        {**good, "issued": {"date-parts": [[]]}},
+        {**good, "type": "talk"},
+        {**good, "issued": {"date-parts": [["2026"]], "day": 1}},
+        {**good, "id": None},
+    ]
+    assert not list(validator().iter_errors([good]))
+    for item in bad:
+        assert list(validator().iter_errors([item])), item
+        assert one_per_skeleton([good, item]) == [good, item]
+
+
 def test_one_paper_as_cite_gives_it() -> None:
     text = cite(HARD[0], "ris", key="k")
     assert text.startswith("TY  - CPAPER\r\nTI  - Stochastic & Robust %-Quantiles\r\n")
@@ -183,14 +276,24 @@ def test_one_paper_as_cite_gives_it() -> None:
     assert json.loads(cite(HARD[0], "csljson", key="k"))[0]["id"] == "k"
 
 
-@pytest.mark.parametrize("fmt", ["csljson", "ris"])
-def test_every_bundled_paper_passes_the_readers(bundled_catalogue: Any, fmt: str) -> None:
+@pytest.fixture(scope="module")
+def bundled_refs(bundled_catalogue: Any) -> tuple[list[Paper], list[Reference]]:
+    """The bundled papers and their references under the catalogue's keys, made once for
+    both formats and their checks (each made them, and each check again: ~0.6 s of CPU
+    a time; a reference's title does not depend on its key)."""
     papers = list(bundled_catalogue.papers)
     keys = CitationKeys(papers)
-    refs = [reference(p, keys.key(p.id)) for p in papers]
+    return papers, [reference(p, keys.key(p.id)) for p in papers]
+
+
+@pytest.mark.parametrize("fmt", ["csljson", "ris"])
+def test_every_bundled_paper_passes_the_readers(
+    bundled_refs: tuple[list[Paper], list[Reference]], fmt: str
+) -> None:
+    papers, refs = bundled_refs
     text = exchange_text(refs, fmt)
     if fmt == "ris":
-        entries = check_ris(papers, text)
+        entries = check_ris(papers, text, refs)
         kinds = ["CPAPER" if r.in_proceedings else "GEN" for r in refs]
         assert [e["type_of_reference"] for e in entries] == kinds
         assert kinds.count("CPAPER") > 6000
@@ -215,7 +318,7 @@ def test_every_bundled_paper_passes_the_readers(bundled_catalogue: Any, fmt: str
             seen[bool(kinds)] += 1
         render = sorted(every | set(firsts.values()))
         hard = seen[True]
-        items = check_csl(papers, text, render)
+        items = check_csl(papers, text, render, refs)
         assert len({i["id"] for i in items}) == len(papers)
         assert hard > 800 and len(firsts) > 200 and len(render) > 300
 
