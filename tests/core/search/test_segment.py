@@ -163,6 +163,7 @@ def test_the_index_reads_as_whooshs_own(
     our_index: Callable[[int], tuple[Path, Counter[str]]],
     workers: int,
 ) -> None:
+    assert len(docs) >= parallel.FORK_FROM, "too few documents for a build in two shares"
     folder, words = our_index(workers)
     ours = read_all(folder)
     assert ours["segments"] == 1
