@@ -50,6 +50,18 @@ OWN_SHARE = 0.5
 """The part of the documents this process gathers when a worker takes the rest."""
 GATHER_SHARE = 0.6
 """The part of a build's progress given to gathering documents; writing gets the rest."""
+FORK_FROM = 500
+"""The fewest documents a build shares with a forked worker, and the fewest papers whose
+vectors a worker of their own computes: a smaller build runs in this process alone.
+
+Forking costs CPU at every size (copied pages, the share handed back through a file); it
+pays only where the second core saves more wall time than that. Measured (2026-12-06,
+``tests.benchmarks.build_fork``, medians of 5, CPU of the build and its workers, then of
+this process alone: the longest path on two idle cores): 239 papers 0.25 s in one process
+against 0.43 s forked, 0.23 s of it here (0.02 s of wall saved for 70 % more CPU); 400
+papers 0.33 s against 0.53 s (0.28 s here); 800 papers 0.58 s against 0.88 s (0.47 s
+here); 1,600 papers 1.15 s against 1.64 s, 0.83 s here: from there a third of the wall.
+"""
 
 
 def die_with_parent(parent: int) -> bool:
@@ -88,7 +100,7 @@ def build(
     then free for other work: :class:`~index_builder.search.vector_build.VectorJob`).
     """
     total = len(docs)
-    split = int(total * OWN_SHARE) if workers > 1 and total > 1 and can_fork() else total
+    split = int(total * OWN_SHARE) if workers > 1 and total >= FORK_FROM and can_fork() else total
     # The garbage collector is paused for the build (in the worker too: forked after):
     # each share keeps nearly every object it makes, and the collections of a build
     # walked them and the catalogue again and again, freeing a few hundred objects. The

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index_builder.atomic import gc_paused
+from index_builder.search import parallel
 from index_builder.search.parallel import _Worker, can_fork
 from index_builder.vectors.storage import VECTORS_FILE
 
@@ -118,9 +119,10 @@ class VectorJob:
         """The pipe whose first byte (or end) lets the worker start."""
 
     def start(self) -> None:
-        """Fork the worker where that is safe (else :meth:`finish` does the work); it
+        """Fork the worker where that is safe and the papers are many enough
+        (:data:`~.parallel.FORK_FROM`; else :meth:`finish` does the work); it
         starts on :meth:`release`, or once every process that could release it is done."""
-        if can_fork() and len(self.papers) > 1:
+        if can_fork() and len(self.papers) >= parallel.FORK_FROM:
             give_back_freed()
             worker = _Worker(self.folder)
             worker.path = self.folder / ".vectors-worker.pickle"

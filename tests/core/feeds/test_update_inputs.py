@@ -1,7 +1,8 @@
 """Hostile inputs of ``paperscope update``: local ``--from`` files that are not regular
 files or too big (issue 29.13), a server that trickles (29.14), ids of non-ASCII digits
-(29.15) and an empty ``--from`` (29.17). Where a hang is the fault, or a terminal is needed,
-the update runs as a process (its timeout detects the hang); the others in the test's.
+(29.15) and an empty ``--from`` (29.17). Where a hang is the fault, the update runs in a
+process forked from the test's (``forked_cli``: its timeout detects the hang); where a
+terminal is needed, in a process of its own; the others in the test's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from tests.helpers.cli import run_cli
 from tests.helpers.faults import paperscope
-from tests.helpers.feed_cli import one_line_error, stored, update_cli, update_here
+from tests.helpers.faults_cli import forked_cli
+from tests.helpers.feed_cli import one_line_error, stored, update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
 from tests.helpers.feed_server import Answer, serve
 from tests.helpers.shared_builds import copy_home
@@ -35,17 +37,17 @@ def test_a_fifo_a_device_or_a_huge_local_file_is_refused_at_once(tmp_path: Path)
     os.mkfifo(folder / ICML_FEED)
     # "At once": read, the pipe would block and the device never end; the process's
     # timeout is the hang detector (no wall-clock budget here: that is the benchmark's).
-    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
-                   "not a regular file (a named pipe)")  # fmt: skip
+    one_line_error(forked_cli("update", "--from", str(folder), home=tmp_path / "home",
+                              timeout=30), "not a regular file (a named pipe)")  # fmt: skip
     (folder / ICML_FEED).unlink()
     (folder / ICML_FEED).symlink_to("/dev/zero")
-    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
-                   "not a regular file (a device)")  # fmt: skip
+    one_line_error(forked_cli("update", "--from", str(folder), home=tmp_path / "home",
+                              timeout=30), "not a regular file (a device)")  # fmt: skip
     (folder / ICML_FEED).unlink()
     with (folder / ICML_FEED).open("wb") as big:
         big.truncate(73 * 1024 * 1024)
-    one_line_error(update_cli(tmp_path / "home", "--from", str(folder), timeout=30),
-                   "larger than 64 MB")  # fmt: skip
+    one_line_error(forked_cli("update", "--from", str(folder), home=tmp_path / "home",
+                              timeout=30), "larger than 64 MB")  # fmt: skip
     assert stored(tmp_path / "home") == {}
 
 
@@ -55,7 +57,7 @@ def test_a_server_sending_a_byte_a_second_meets_the_deadline(tmp_path: Path) -> 
     with serve(files) as site:
         # Without the deadline the trickle would take hours: the process's timeout (60 s)
         # is the hang detector, the message says the deadline ended it.
-        done = update_cli(tmp_path, "--from", site.url, timeout=60,
+        done = forked_cli("update", "--from", site.url, home=tmp_path, timeout=60,
                           env={"PAPERSCOPE_DOWNLOAD_DEADLINE": "3"})  # fmt: skip
     one_line_error(done, "was not done within the 3 s allowed")
     assert stored(tmp_path) == {}

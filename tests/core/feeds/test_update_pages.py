@@ -1,6 +1,7 @@
 """Paged feeds and redirects, with ``paperscope update`` against 127.0.0.1: in the test's
-process, but as a process of its own over TLS (the certificate trusted through its
-environment) and for a ``--from`` relative to its working folder.
+process, but in a forked child over TLS (the certificate trusted through its environment,
+``update_forked``) and as a process of its own for a ``--from`` relative to its working
+folder.
 
 Issue 27.1 (follow ``next`` on the folder's origin, at most 100 pages, never a page twice,
 the records checked against ``count``) and issue 29.16 (redirect loops, ``ftp://`` and
@@ -26,6 +27,7 @@ from tests.helpers.feed_cli import (
     update_here,
 )
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, good_files, small_feed
+from tests.helpers.feed_forked import update_forked
 from tests.helpers.feed_server import Answer, serve, trust_env
 
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl here")
@@ -148,7 +150,7 @@ def test_an_http_next_link_of_an_https_site_is_followed_over_https(tmp_path: Pat
         page["next"] = page["next"].replace("https://", "http://")
         files[ICML_FEED] = Answer(json.dumps(page).encode())
         site.files.update(files)
-        done = update_cli(tmp_path, "--from", site.url, env=trust_env())
+        done = update_forked(tmp_path, "--from", site.url, env=trust_env())
     assert done.returncode == 0, done.stderr
     assert "came in 2 pages" in done.stdout
 
@@ -179,7 +181,7 @@ def test_a_bad_redirect_is_one_line(tmp_path: Path, kind: str, words: str) -> No
 def test_an_https_folder_never_follows_a_redirect_to_http(tmp_path: Path) -> None:
     with serve(good_files()) as plain, serve(tls=True) as site:
         site.files.update(_redirects(site.url, "to-http", plain.url))
-        done = update_cli(tmp_path, "--from", site.url, env=trust_env())
+        done = update_forked(tmp_path, "--from", site.url, env=trust_env())
         followed = len(plain.requests)
     one_line_error(done, "only https:// is followed")
     assert followed == 0 and stored(tmp_path) == {}

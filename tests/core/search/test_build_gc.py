@@ -46,6 +46,7 @@ def test_no_collection_runs_during_a_build(
     collections: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert parallel.can_fork(), "these tests run with one thread"
+    monkeypatch.setattr(parallel, "FORK_FROM", 2)  # the worker of a build of many papers
     docs = _docs()
     marks = tmp_path / "worker-gc.txt"
     gather = parallel._gather
@@ -79,7 +80,11 @@ def test_no_collection_runs_during_a_build(
         assert r.doc_count_all() == len(docs)
 
 
-def test_an_interrupted_build_leaves_the_collector_running(tmp_path: Path) -> None:
+def test_an_interrupted_build_leaves_the_collector_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "FORK_FROM", 2)  # the worker of a build of many papers
+
     def stop(done: int, total: int) -> None:
         raise KeyboardInterrupt
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.search import builder
+from index_builder.search import builder, parallel
 from index_builder.search import folder as indexfiles
 from index_builder.search.engine import SearchIndex
 from tests.helpers.search_papers import PAPERS, load_table
@@ -98,6 +98,8 @@ def test_the_vector_job_writes_the_vectors_and_the_manifest(
         monkeypatch.setattr(vector_build, "write_vectors", fails_in_child)
     if worker == "none":
         monkeypatch.setattr(vector_build, "can_fork", lambda: False)
+    else:  # the worker a build of many papers forks, for these few
+        monkeypatch.setattr(parallel, "FORK_FROM", 2)
     job = vector_build.VectorJob(PAPERS, tmp_path)
     job.start()
     assert (job._worker is None) == (worker == "none")

@@ -98,8 +98,12 @@ def whoosh_made(
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_columns_are_the_bytes_whoosh_writes(
-    tmp_path: Path, workers: int, whoosh_made: tuple[dict[str, bytes], tuple[object, ...]]
+    tmp_path: Path,
+    workers: int,
+    whoosh_made: tuple[dict[str, bytes], tuple[object, ...]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(parallel, "FORK_FROM", 2)  # two shares for these few documents
     docs = documents()
     build(tmp_path, docs, workers)
     expected, theirs = whoosh_made

@@ -3,7 +3,8 @@
 Each test rebuilds (``SearchIndex.build``, as ``paperscope index --rebuild``) a copy of the
 fixture's full build, and compares the ``vectors.bin`` it leaves with the bytes a fit of
 the same papers writes into an empty folder. Where the vectors must be kept, a fit fails
-the build (``write_vectors`` raises, in the forked worker as here).
+the build (``write_vectors`` raises; in this process, where a build of the fixture's 239
+papers fits them: fewer than ``parallel.FORK_FROM``, so no worker is forked).
 """
 
 from __future__ import annotations

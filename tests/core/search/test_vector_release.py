@@ -31,6 +31,7 @@ def test_the_vectors_start_when_a_share_is_gathered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(vector_build, "can_fork", lambda: True)  # a runner's thread or two
+    monkeypatch.setattr(parallel, "FORK_FROM", 2)  # the worker of a build of many papers
     job = vector_build.VectorJob(PAPERS, tmp_path)
     job.start()
     assert job._worker is not None
@@ -57,6 +58,7 @@ def test_each_share_of_a_build_says_when_it_is_gathered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(parallel, "can_fork", lambda: True)
+    monkeypatch.setattr(parallel, "FORK_FROM", 2)  # the shares of a build of many papers
     said = tmp_path / "said"
 
     def gathered() -> None:

@@ -15,6 +15,7 @@ from index_builder.paths import HOME_ENV
 from tests.helpers.faults import paperscope
 from tests.helpers.feed_cli import one_line_error, stored, update_cli
 from tests.helpers.feed_data import NEURIPS_FEED
+from tests.helpers.feed_forked import update_forked
 from tests.helpers.feed_server import Answer, serve, trust_env
 from tests.helpers.venue_feeds import (
     ATLANTA,
@@ -150,8 +151,8 @@ def test_a_refused_config_venue_is_one_line_and_stores_nothing(
 def test_host_takes_a_venue_for_one_run(tmp_path: Path) -> None:
     with serve(colm_files(), tls=True) as site:
         host = site.url.split("/")[2]
-        done = update_cli(tmp_path, "colm2027", "--host", host, "--venue-zone",
-                          "America/Toronto", env=trust_env())  # fmt: skip
+        done = update_forked(tmp_path, "colm2027", "--host", host, "--venue-zone",
+                             "America/Toronto", env=trust_env())  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("COLM 2027: 2 papers (2 added, 0 removed)")
     assert [p for p, _ in site.requests] == [
@@ -159,7 +160,8 @@ def test_host_takes_a_venue_for_one_run(tmp_path: Path) -> None:
         "/static/virtual/data/colm-2027-abstracts.json",
     ]
     assert "colm-2027-orals-posters.json" in stored(tmp_path, "colm2027")
-    # Remembered with its feed: the next runs read its papers as COLM 2027's.
+    # Remembered with its feed: the next runs (processes that never ran the update) read
+    # its papers as COLM 2027's.
     env = {HOME_ENV: str(tmp_path)}
     shown = subprocess.run(paperscope("--no-bundled", "show", "colm2027:30001"), text=True,
                            capture_output=True, env={**os.environ, **env}, check=False)  # fmt: skip
@@ -184,7 +186,7 @@ def test_host_refusals_are_one_line_exit_1_nothing_stored(
 ) -> None:
     with serve(colm_files() if files is None else files, tls=True) as site:
         host = site.url.split("/")[2]
-        done = update_cli(tmp_path, "colm2027", "--host", host, *extra, env=trust_env())
+        done = update_forked(tmp_path, "colm2027", "--host", host, *extra, env=trust_env())
     one_line_error(done, words)
     assert stored(tmp_path, "colm2027") == {}
 
