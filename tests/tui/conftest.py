@@ -1,6 +1,6 @@
 """Fixtures of the tests that drive the app: imported from :mod:`tests.helpers.tui_fixtures`,
-:mod:`tests.helpers.notices` and :mod:`tests.helpers.join_homes`; and fewer automatic
-garbage collections in the tests of this folder but ``cli``."""
+:mod:`tests.helpers.notices` and :mod:`tests.helpers.join_homes`; fewer automatic garbage
+collections in the tests of this folder but ``cli``; the first three sample papers' index."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from index_builder.model import Paper
 from tests.helpers.join_homes import certain_app, join_app  # noqa: F401
 from tests.helpers.notices import notices  # noqa: F401
 from tests.helpers.tui_fixtures import (  # noqa: F401
@@ -20,6 +21,7 @@ from tests.helpers.tui_fixtures import (  # noqa: F401
     tui_quick_idle_checks,
     tui_utc,
 )
+from tests.helpers.tui_prebuilt import index_into
 
 COMMAND_LINE_TESTS = Path(__file__).parent / "cli"
 """The command-line tests, which run no app: their collections are left as they are."""
@@ -45,3 +47,14 @@ def tui_fewer_collections(request: pytest.FixtureRequest) -> Iterator[None]:
     gc.set_threshold(YOUNG_COLLECTION_EVERY, *before[1:])
     yield
     gc.set_threshold(*before)
+
+
+@pytest.fixture
+def first_three_index(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, request: pytest.FixtureRequest
+) -> Path:
+    """The index of the first three sample papers, where ``make_app(papers=tui_papers[:3])``
+    looks for it, built once per run (the update tests start from it; its build is not
+    what they check)."""
+    papers: tuple[Paper, ...] = request.getfixturevalue("tui_papers")
+    return index_into(tmp_path_factory, "sample-first-3", papers[:3], tmp_path)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from index_builder.model import Hit, Paper, SearchResult
 from index_builder.search.facets import FACETS, facet_values, sort_key
 from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
+from tests.helpers.tui_prebuilt import index_into
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel
@@ -128,10 +133,15 @@ async def test_sort_cycles_and_shows_in_status(make_app: AppFactory) -> None:
 
 
 async def test_an_empty_query_is_labelled_by_the_order_it_shows(
-    make_app: AppFactory, tui_papers: tuple[Paper, ...]
+    make_app: AppFactory,
+    tui_papers: tuple[Paper, ...],
+    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path: Path,
 ) -> None:
     # A merged catalogue lists its papers by session time, then title (as the merge sorts).
-    app = make_app(papers=tuple(sorted(tui_papers, key=lambda p: sort_key("time", p))))
+    by_time = tuple(sorted(tui_papers, key=lambda p: sort_key("time", p)))
+    index_into(tmp_path_factory, "sample-by-time", by_time, tmp_path)  # built once per run
+    app = make_app(papers=by_time)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
         assert screen.sort == "relevance"

@@ -65,6 +65,7 @@ def papers_shown(app: PaperScopeApp) -> int:
     return len(searcher.catalogue.papers) if searcher is not None else 0
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_update_from_the_palette_swaps_in_the_papers(
     make_app: AppFactory, tui_papers: tuple
 ) -> None:
@@ -88,6 +89,7 @@ async def test_update_from_the_palette_swaps_in_the_papers(
     assert answered == ["200", "200", "304", "200"]
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_a_failed_update_says_so_and_keeps_the_papers(
     make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
@@ -108,6 +110,7 @@ async def test_a_failed_update_says_so_and_keeps_the_papers(
             assert papers_shown(app) == 3
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_an_update_that_adds_papers_names_the_watches_with_new_ones(
     make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:

@@ -22,6 +22,7 @@ def home_of(app: object) -> object:
     return app.ctx.paths.data_dir.parent  # type: ignore[attr-defined]
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_the_tui_update_shows_what_a_cli_update_stored(
     make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:
@@ -39,6 +40,7 @@ async def test_the_tui_update_shows_what_a_cli_update_stored(
     assert not any("unchanged" in m for m in messages), messages
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_the_tui_update_meets_the_deadline(
     make_app: AppFactory, tui_papers: tuple, monkeypatch: pytest.MonkeyPatch, notices: Notices
 ) -> None:
@@ -65,6 +67,7 @@ async def test_the_tui_update_meets_the_deadline(
                 app.update_cancel.set()
 
 
+@pytest.mark.usefixtures("first_three_index")
 async def test_what_an_update_changed_is_shown_once(
     make_app: AppFactory, tui_papers: tuple, notices: Notices
 ) -> None:

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from index_builder.search.engine import SearchIndex
 from tests.helpers.held_index import GatedIndex
-from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query, until
 
 
 async def fixed_time(pilot: Pilot[int]) -> None:
@@ -67,10 +67,7 @@ def test_first_run_progress(
     gated = GatedIndex(SearchIndex(tui_index_dir / "index", tui_papers, "tui-tests"))
 
     async def building(pilot: Pilot[int]) -> None:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if "43%" in main(pilot).status.text:
-                break
+        await until(pilot, lambda: "43%" in main(pilot).status.text, what="the build held at 43 %")
         await settle(pilot)
         await fixed_time(pilot)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Input, Static
 
 from index_builder.model import Event, Paper
@@ -22,6 +23,7 @@ from tests.helpers.tui_helpers import (
     type_query,
     until,
 )
+from tests.helpers.tui_prebuilt import index_into
 from tui.screens.main.screen import MainScreen
 from tui.screens.whats_on import WhatsOnScreen
 from tui.shared.config import load_config
@@ -52,11 +54,19 @@ TZ_PAPERS = (
 )  # fmt: skip
 
 
+@pytest.fixture
+def tz_index(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Path:
+    """The index of the three papers in the test's cache, built once per run (the tests
+    here are about times on screen, not the index's build)."""
+    return index_into(tmp_path_factory, "tz-papers", TZ_PAPERS, tmp_path)
+
+
+@pytest.mark.usefixtures("tz_index")
 async def test_rows_and_the_paper_view_show_the_seoul_time_and_the_palette_changes_it(
     make_app: AppFactory, tmp_path: Path
 ) -> None:
     """Rows show times only when sorted by time; the view shows each session's time; the
-    palette's time-zone command changes it (one app: the papers' index is built once)."""
+    palette's time-zone command changes it (one app)."""
     app = make_app(papers=TZ_PAPERS)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)
@@ -96,6 +106,7 @@ async def test_rows_and_the_paper_view_show_the_seoul_time_and_the_palette_chang
     assert load_config(tmp_path / "config" / "config.toml").timezone == "UTC"
 
 
+@pytest.mark.usefixtures("tz_index")
 async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
     make_app: AppFactory, tmp_path: Path, notices: Notices
 ) -> None:
@@ -113,6 +124,7 @@ async def test_an_unknown_zone_in_the_config_is_named_and_venue_used(
         assert any(m.startswith("config: timezone = 'Nowhere/Nope'") for m in shown)
 
 
+@pytest.mark.usefixtures("tz_index")
 async def test_planner_and_whats_on(make_app: AppFactory, tmp_path: Path) -> None:
     store = ReadingList(tmp_path / "data" / "reading_list.sqlite3")
     for paper in TZ_PAPERS:

@@ -13,6 +13,7 @@ from index_builder.model import Paper
 from index_builder.search.engine import SearchIndex
 from index_builder.search.whoosh_query import QueryBuilder
 from tests.helpers.tui_helpers import AppFactory, ready, settle, type_query
+from tests.helpers.tui_prebuilt import copy_index
 from tui.lifecycle import failures
 from tui.lifecycle.failures import LOG_NAME, log_error
 
@@ -20,9 +21,11 @@ from tui.lifecycle.failures import LOG_NAME, log_error
 async def test_a_failing_search_is_said_and_logged_and_rebuilds_nothing(
     make_app: AppFactory,
     tui_papers: tuple[Paper, ...],
+    tui_index_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    copy_index(tui_index_dir, tmp_path)  # the index on disk and intact, the test's own
     app = make_app(papers=tui_papers)
     builds: list[str] = []
     real_build = SearchIndex.build
@@ -60,9 +63,11 @@ async def test_a_failing_search_is_said_and_logged_and_rebuilds_nothing(
 async def test_a_failing_similar_papers_worker_is_said(
     make_app: AppFactory,
     tui_papers: tuple[Paper, ...],
+    tui_index_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    copy_index(tui_index_dir, tmp_path)
     app = make_app(papers=tui_papers)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)

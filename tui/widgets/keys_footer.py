@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.app import ComposeResult
+from textual.reactive import Reactive
 from textual.widgets import Footer
 
 
@@ -15,6 +17,8 @@ class KeysFooter(Footer):
     published, at every change of focus (the search box to the list and back), though
     the keys shown are the same; each key mounted restyles itself twice. The keys
     drawn are the same as Textual's: this only skips composing what is already shown.
+    Each key bound to the footer's style is also made in that style (compact or not)
+    before it is mounted: Textual's keys start compact and are restyled when mounted.
     """
 
     def __init__(self) -> None:
@@ -33,6 +37,20 @@ class KeysFooter(Footer):
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         palette_key = palette[1:] if palette is not None else None
         return keys, palette_key, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each bound to the footer's ``compact`` given it and its class
+        before it is mounted, as its watcher would: a key mounted then restyles itself
+        neither for its default (compact) nor for the footer's style, which it has."""
+        for widget in super().compose():
+            # The keys are the widgets with a ``compact`` reactive (Textual's FooterKey,
+            # which its package does not export); its labels and groups have none. The
+            # palette's key is not bound to the footer's style: it keeps its own.
+            compact = getattr(type(widget), "compact", None)
+            if isinstance(compact, Reactive) and not widget.has_class("-command-palette"):
+                widget.set_reactive(compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         """Compose the keys again if what they are made from changed since the last time."""
