@@ -12,20 +12,27 @@ most papers are copies, as when the catalogue after came from its cache: the not
 join made of the same two catalogues before then stays);
 :func:`differing` hands them to the change in place when the index is the one catalogue's
 and the papers the other's (either way round: an undo's change is the join's, reversed).
-The manifest's entries of every other paper are then kept without a digest. Importing
-this module imports no Whoosh (the join command's process does not need it).
+The manifest's entries of every other paper are then kept without a digest.
+:func:`rebuilt_after` is the one way a change by hand builds its catalogue: ``paperscope
+join`` and the app's ``J`` (a join, a take-apart, an undo) both call it. Importing this
+module imports no Whoosh (the join command's process does not need it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index_builder.atomic import read_pickle, write_pickle
+from index_builder.catalogue import kept_papers
 from index_builder.model import Event, Paper, field_getter
+
+if TYPE_CHECKING:
+    from index_builder.catalogue.papers import Catalogue
 
 NOTE = "paperscope-changed-papers.pickle"
 """The note of :func:`note_changes`, in the folder that holds the index folder."""
@@ -49,6 +56,18 @@ def digest(paper: Paper) -> bytes:
     except ValueError:  # a type of value marshal does not know (no field has one today)
         data = repr(paper).encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def rebuilt_after(index_dir: Path, before: Catalogue, build: Callable[[], Catalogue]) -> Catalogue:
+    """The catalogue ``build`` makes after a change of the sources by hand, ``before`` the
+    catalogue read before it (in this process): the kept table papers are served from
+    ``before``'s papers (:func:`~index_builder.catalogue.kept_papers.offer`, none of the
+    kept file unpickled), and the papers the two differ in are noted beside ``index_dir``
+    (:func:`note_changes`), so the next change in place digests those alone."""
+    with kept_papers.offer(before):
+        after = build()
+    note_changes(index_dir, (before.fingerprint, before.papers), (after.fingerprint, after.papers))
+    return after
 
 
 def note_changes(

@@ -17,7 +17,6 @@ the fields read.
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -45,10 +44,6 @@ _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u
 _ACCENT = re.compile(
     r"\{?\\(?P<accent>[\"'`^~=.]|[cvuHkr](?=[\s{]))\s*\{?(?P<letter>[A-Za-z])\}?\}?"
 )
-
-# bibtexparser logs every malformed block as a warning; without a handler Python prints
-# them on stderr, so a hostile file would flood the terminal. The count is reported instead.
-logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 
 
 class FormatError(ValueError):
@@ -177,6 +172,13 @@ def _bib_file(path: Path, text: str) -> Parsed:
         from bibtexparser.model import Entry
     except ImportError as exc:
         raise FormatError("reading BibTeX needs the bibtexparser package (2.x)") from exc
+    import logging  # here, not at the top: a run that reads no BibTeX needs no logging
+
+    # bibtexparser logs every malformed block as a warning; without a handler Python prints
+    # them on stderr, so a hostile file would flood the terminal. The count is reported instead.
+    quiet = logging.getLogger("bibtexparser")
+    if not quiet.handlers:
+        quiet.addHandler(logging.NullHandler())
     try:
         library = bibtexparser.parse_string(text)
     except Exception as exc:  # the parser's own failure modes are not documented

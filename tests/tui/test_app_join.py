@@ -33,6 +33,7 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ABSTRACT,
     UNHINTED_ROW,
 )
+from tests.helpers.change_spies import count_digests, count_unpickled
 from tests.helpers.join_homes import JoinApp, home_app
 from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import (
@@ -107,6 +108,10 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         assert app.screen is screen and not joins.exists()
 
         screen = await opened(pilot, "is:unjoined")
+        # From here, what the change costs: as ``paperscope join``, the rows it left are
+        # served from the papers shown (none of the kept file unpickled), and the index's
+        # change in place digests the papers the join noted alone (not all 6,628).
+        digested, unpickled = count_digests(monkeypatch), count_unpickled(monkeypatch)
         listed = [h.paper.id for h in screen.results.hits]
         assert sorted(listed) == sorted([LONE_ABSTRACT, UNHINTED_ABSTRACT])
         await pilot.press(*(["j"] if listed[0] != LONE_ABSTRACT else []))
@@ -122,7 +127,10 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         # The joined paper on top of the listing it was joined from, which stays.
         assert [h.paper.id for h in screen.results.hits] == [LONE_HINT, UNHINTED_ABSTRACT]
         assert screen.box.value == "is:unjoined" and screen.results.cursor == 0
-        assert "Xuyang Chen" in rendered_text(screen.view.query_one("#paper-body"))
+        body = " ".join(rendered_text(screen.view.query_one("#paper-body")).split())
+        assert "Xuyang Chen" in body and paper.abstract and paper.abstract[:40] in body
+        assert unpickled == [] and digested and set(digested) <= {LONE_ABSTRACT, LONE_HINT}
+        digested.clear()
         # No rebuild: the paper is written again and the lone abstract deleted, in place,
         # and the status line never showed a build.
         assert changed_in_place(tmp_path) == {"written": 1, "removed": 2}
@@ -141,6 +149,8 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         assert not joins.exists()
         await settle(pilot)
         assert changed_in_place(tmp_path) == {"written": 2, "removed": 1}
+        # The undo's catalogue is the one before the join (kept): the join's note serves.
+        assert unpickled == [] and digested and set(digested) <= {LONE_ABSTRACT, LONE_HINT}
         assert states and rebuilt(states) == []
 
 
@@ -205,6 +215,7 @@ async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await opened(pilot, "proeval")
         states = record_index_states(screen, monkeypatch)
+        digested, unpickled = count_digests(monkeypatch), count_unpickled(monkeypatch)
         assert current_id(screen) == JOINED_ROW
         await pilot.press("J")
         dialog = await shown(pilot, JoinDialog)
@@ -230,6 +241,8 @@ async def test_j_on_a_paper_joined_by_itself_asks_then_takes_it_apart(
         # joined paper's document removed; no build shown.
         assert changed_in_place(tmp_path) == {"written": 2, "removed": 1}
         assert states and rebuilt(states) == [] and states[-1] == ("index ready", None)
+        # As ``paperscope join --apart``: served from the papers shown, the two noted.
+        assert unpickled == [] and digested and set(digested) <= {JOINED_ROW, JOINED_ABSTRACT}
 
 
 def test_j_on_a_paper_with_its_own_abstract_says_what_it_is_for(tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from index_builder.catalogue import kept_papers
 from index_builder.catalogue.joins.by_hand import (
     KEEPS_ITS_ABSTRACT,
     Apart,
@@ -39,7 +38,7 @@ from index_builder.catalogue.joins.by_hand import (
 )
 from index_builder.catalogue.papers import Catalogue
 from index_builder.model import Paper
-from index_builder.search.changed_papers import note_changes
+from index_builder.search.changed_papers import rebuilt_after
 from tui.cli.common import add_subparser
 from tui.cli.output import echo, error
 from tui.cli.records import author_line, report_problems
@@ -105,15 +104,11 @@ def cmd_join(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _rebuilt(ctx: Context, before: Catalogue) -> Catalogue:
-    """The catalogue built again after the change, the table papers it kept served from
-    ``before`` (just read, so their file's papers are not unpickled again); the papers
-    the two differ in are noted for the index's change in place (the next search's)."""
-    with kept_papers.offer(before):
-        after = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled).catalogue()
-    note_changes(
-        ctx.paths.index_dir, (before.fingerprint, before.papers), (after.fingerprint, after.papers)
-    )
-    return after
+    """The catalogue built again after the change, as the app's ``J`` builds it
+    (:func:`~index_builder.search.changed_papers.rebuilt_after`: served from ``before``,
+    the papers they differ in noted for the next search's change in place)."""
+    fresh = Context(ctx.paths, ctx.extra_sources, ctx.use_bundled)
+    return rebuilt_after(ctx.paths.index_dir, before, fresh.catalogue)
 
 
 def _likeliest(lone: Paper, papers: Sequence[Paper], path: Path) -> None:

@@ -6,9 +6,10 @@
 by hand is offered ``undo`` and a paper the automatic join gave a listed abstract
 ``apart`` (both asked first); else a sentence says why it does nothing.
 :func:`join_in_worker` writes the change to the joins file (see
-:mod:`index_builder.catalogue.joins.by_hand`) and swaps in a catalogue and index built
-afresh, as an update does (:func:`tui.commands.update.swap_in_fresh`). The command line
-does the same with ``paperscope join``.
+:mod:`index_builder.catalogue.joins.by_hand`), builds the catalogue as ``paperscope join``
+does (:func:`index_builder.search.changed_papers.rebuilt_after`: the rows the change left
+served from the papers shown, the changed papers noted) and swaps it in with its index
+changed in place, as an update does (:func:`tui.commands.update.swap_in_fresh`).
 """
 
 from __future__ import annotations
@@ -101,9 +102,11 @@ def join_in_worker(
     paper after a join, the lone abstract after an undo or a separation. A separation that
     does not take (the conference's own abstract is the same text) is taken back and said.
     """
+    from index_builder.search.changed_papers import rebuilt_after
     from tui.commands.update import LOADING, swap_in_fresh
     from tui.shared.context import Context as Fresh
 
+    before = ctx.catalogue()  # read before the change is written (the one shown)
     try:
         if isinstance(change, HandJoin):
             add_join(ctx.paths.hand_joins, change)
@@ -112,7 +115,7 @@ def join_in_worker(
             add_join(ctx.paths.hand_joins, change)
             target, done = change.abstract_id, f"Taken apart from {change.event_id}"
         else:
-            removed = remove_joins(ctx.paths.hand_joins, ctx.catalogue().get, change)
+            removed = remove_joins(ctx.paths.hand_joins, before.get, change)
             target, done = removed[0].abstract_id, "Join taken back"
     except JoinRefused as exc:
         app.call_from_thread(app.notify, str(exc), title="Join", severity="error")
@@ -120,7 +123,9 @@ def join_in_worker(
     # Said before the papers are merged again, which is most of the wait at 20,000 papers.
     app.call_from_thread(show_state, LOADING, None)
     fresh = Fresh(ctx.paths, list(ctx.extra_sources), ctx.use_bundled)
-    catalogue = fresh.catalogue()
+    # As ``paperscope join`` builds it: the shown papers serve the rows the change left,
+    # and the papers it changed are noted, so the index's change digests those alone.
+    catalogue = rebuilt_after(ctx.paths.index_dir, before, fresh.catalogue)
     if isinstance(change, Apart) and not apart_took(ctx.paths.hand_joins, catalogue.get, change):
         said = "The conference's own abstract of this paper is the same text: it stays joined."
         app.call_from_thread(app.notify, said, title="Join", severity="error")
