@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-from functools import lru_cache
 from pathlib import Path
 
-from index_builder.catalogue.load import Catalogue, load_catalogue
+from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
-from index_builder.paths import bundled_sources
 from tests.helpers.catalogue_data import FIXTURES
 from tests.helpers.cli import run_cli
 
@@ -16,12 +14,6 @@ BIB = FIXTURES / "formats_pmlr.bib"
 HOSTILE_BIB = FIXTURES / "formats_hostile.bib"
 PAPERS_JSON = FIXTURES / "formats_papers.json"
 SMALL_TABLE = FIXTURES / "catalogue_table_small.csv"
-
-
-@lru_cache(maxsize=1)
-def with_bib() -> Catalogue:
-    """The bundled data plus the PMLR-like bib."""
-    return load_catalogue([*bundled_sources(), BIB])
 
 
 def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
