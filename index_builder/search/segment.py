@@ -81,8 +81,9 @@ class SegmentBuilder:
     """Postings and per-document values of whole documents, gathered in memory.
 
     Documents are numbered from ``docbase`` (the second share of a split build). The
-    tokenized fields' words go to :class:`~index_builder.search.columns.TextColumns`,
-    grouped into postings at the end; the other fields' terms are posted as they come.
+    tokenized fields' values are noted in :class:`~index_builder.search.columns.TextColumns`,
+    tokenized together and grouped into postings at the end (their lengths set then); the
+    other fields' terms are posted as they come.
     """
 
     def __init__(self, schema: Any, docbase: int = 0) -> None:
@@ -121,7 +122,6 @@ class SegmentBuilder:
         docnum = self.docbase + self.docs.count
         columns = self.columns
         plan = self._plan
-        tokenized: dict[str, tuple[list[int], Any]] = {}  # a value's words, once a document
         stored: dict[str, str] = {}
         lengths: list[tuple[str, int]] = []
         for name in sorted(doc):
@@ -129,25 +129,16 @@ class SegmentBuilder:
             if value is None or name.startswith("_"):
                 continue
             kind, keep = plan.get(name) or self._plan_of(name)
-            if kind is _POSITIONS:
-                words = tokenized.get(value)
-                if words is None:
-                    words = tokenized[value] = columns.words(value)
-                length = columns.add_positions(name, docnum, words)
+            if kind is _POSITIONS:  # tokenized with the share's other values at the end
+                columns.add_value(name, docnum, value)
             elif kind is _COMBINED:
-                parts = []
-                for part in value.split(PART_SEPARATOR):
-                    words = tokenized.get(part)
-                    if words is None:
-                        words = tokenized[part] = columns.words(part)
-                    parts.append(words[0])
-                length = columns.add_combined(docnum, parts)
+                columns.add_combined(docnum, value.split(PART_SEPARATOR))
             else:
                 length = self.by_value.add(name, value, docnum)
+                if length:
+                    lengths.append((name, length))
             if keep:
                 stored[name] = value
-            if length:
-                lengths.append((name, length))
         self.docs.add(stored, lengths)
 
     def _plan_of(self, name: str) -> tuple[str, bool]:
@@ -176,6 +167,8 @@ class SegmentBuilder:
                 [encode_columns(*postings[term], fixed_size) for _, term in ranked],
             )
         columns = self.columns
+        for name, (column, total) in columns.tokenize(self.docbase, self.docs.count).items():
+            self.docs.set_lengths(name, column, total)
         for name in columns.fields():
             fmt = self.schema[name].format
             (texts, starts), (ids, weights, values, lengths) = columns.postings(
