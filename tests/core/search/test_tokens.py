@@ -1,7 +1,8 @@
 """A share's values tokenized at once (search/tokens.py) against one value at a time.
 
-The words, positions and counts of :func:`~index_builder.search.tokens.tokenize` are
-those of :func:`~index_builder.search.words.positioned_words` on each value; a build of
+The words, positions and counts of :func:`~index_builder.search.tokens.tokenize` (a few
+values read at a time, or all) are those of
+:func:`~index_builder.search.words.positioned_words` on each value; a build of
 documents whose every field holds words that fold to nothing, separators of values
 in a row, and the boundary character of the joined values, reads as Whoosh's own
 writer's (lengths, totals, postings).
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from index_builder.model import Paper
 from index_builder.search.columns import TextColumns
 from index_builder.search.documents import paper_doc
-from index_builder.search.tokens import BOUNDARY, EMPTY, tokenize
+from index_builder.search.tokens import BOUNDARY, CHUNK, EMPTY, tokenize
 from index_builder.search.words import WORD_RE, fold_word, positioned_words
 from tests.core.search.test_segment import our_build, read_all, whoosh_build
 
@@ -39,10 +40,12 @@ def one_at_a_time(value: str) -> tuple[list[tuple[int, str]], int, int]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(values)
-def test_the_values_words_and_positions_are_one_value_at_a_times(found: list[str]) -> None:
+@given(values, st.sampled_from([1, 2, 3, CHUNK]))
+def test_the_values_words_and_positions_are_one_value_at_a_times(
+    found: list[str], chunk: int
+) -> None:
     columns = TextColumns({}, "", ())
-    tokens = tokenize(found, columns.numbers)
+    tokens = tokenize(found, columns.numbers, chunk)
     for k, value in enumerate(found):
         start, count = int(tokens.starts[k]), int(tokens.counts[k])
         ids = tokens.ids[start : start + count].tolist()
