@@ -3,9 +3,9 @@
 A term's postings (:class:`Postings`) are encoded as ``whoosh.codec.whoosh3`` writes them
 (:func:`encode_columns`): the ``W3Bl`` tag, then blocks of up to :data:`BLOCK_LIMIT`
 postings, each a length (negative for the last), a pickled info tuple and the pickled,
-zlib-compressed ids (as gaps), weights and values. :func:`join_terms` puts two lists of
-the same term end to end (a list's blocks may have any sizes). Used by
-:mod:`index_builder.search.segment`; the terms table is :mod:`~.term_table`'s.
+zlib-compressed ids (as gaps), weights and values. Used by
+:mod:`index_builder.search.segment`; two shares' lists of a term are put end to end by
+:mod:`~.term_columns`, the terms table is :mod:`~.term_table`'s.
 """
 
 from __future__ import annotations
@@ -18,15 +18,12 @@ from pickle import dumps
 from typing import Any
 
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC
-from whoosh.system import _INT_SIZE, pack_int, pack_uint, unpack_int
+from whoosh.system import _INT_SIZE, pack_int, pack_uint
 
 TermStats = tuple[float, int, int, int, float, int, int, int]
 """A term's statistics as its term info holds them (total weight, document frequency,
 least and greatest length byte, greatest weight, first and last document number), then
 where its last block starts in its encoded blocks."""
-Term = tuple[bytes, bytes, TermStats, int]
-"""An encoded term: ``(term bytes, posting blocks, statistics, hash)``, the hash that of
-its key in the terms table (:func:`~index_builder.search.term_table.key_hashes`)."""
 
 BLOCK_LIMIT = 128
 """Postings per block, as the codec's default (``W3Codec(blocklimit=128)``)."""
@@ -174,27 +171,3 @@ def _mini_values(values: list[bytes], fixed_size: int | None) -> Any:
     if fixed_size == 0:
         return None
     return b"".join(values)
-
-
-_MAGIC_SIZE = len(WHOOSH3_HEADER_MAGIC)
-
-
-def join_terms(first: Term, second: Term) -> Term:
-    tbytes, data_a, (weight_a, df_a, min_a, max_a, top_a, first_id, _, last_a), key = first
-    _, data_b, (weight_b, df_b, min_b, max_b, top_b, _, last_id, last_b), _ = second
-    # The first list's last block is no longer last: its length turns positive. The
-    # second list's header tag is dropped (a posting list has one).
-    cut = last_a + _INT_SIZE
-    size = -unpack_int(data_a[last_a:cut])[0]
-    data = b"".join((data_a[:last_a], pack_int(size), data_a[cut:], data_b[_MAGIC_SIZE:]))
-    stats = (
-        weight_a + weight_b,
-        df_a + df_b,
-        min_a if min_a < min_b else min_b,
-        max_a if max_a > max_b else max_b,
-        top_a if top_a >= top_b else top_b,
-        first_id,
-        last_id,
-        len(data_a) + last_b - _MAGIC_SIZE,
-    )
-    return tbytes, data, stats, key

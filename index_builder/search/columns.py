@@ -1,13 +1,14 @@
 """The tokenized fields of a share of documents as arrays: postings without a loop per word.
 
 On real abstracts a build spends its time per word and per posting: a dictionary look-up,
-an append, a stem, for each of two million postings at 6,628 papers. Here a value's words
-become word numbers in one C-level ``map`` over the regular expression's matches, and a
-field's postings are grouped, counted and weighed with numpy sorts and reductions over
-the whole share (:meth:`TextColumns.postings`); only the position lists of words that
-occur more than once in a document, and each term's blocks, are made in Python. The
-terms, postings, weights and values are exactly those of the word-at-a-time path of
-:mod:`~index_builder.search.segment` (``tests/core/search/test_segment.py``).
+an append, a stem, for each of two million postings at 6,628 papers. Here a share's
+distinct values are tokenized together (:mod:`~index_builder.search.tokens`: one
+regular expression pass, the words numbered in one C-level ``map``), and a field's
+postings are grouped, counted and weighed with numpy sorts and reductions over the
+whole share (:meth:`TextColumns.postings`); only the position lists of words that occur
+more than once in a document, and each term's blocks, are made in Python. The terms,
+postings, weights and values are exactly those Whoosh's writer makes
+(``tests/core/search/test_segment.py``).
 
 numpy is imported by the build alone, inside the functions (the index build runs in a child
 or in the command line), never on the way to the app's first frame.
@@ -15,7 +16,6 @@ or in the command line), never on the way to the app's first frame.
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from collections.abc import Sequence
 from pickle import dumps
@@ -25,14 +25,21 @@ from whoosh.system import pack_uint
 from whoosh.util.numeric import length_to_byte
 
 from index_builder.search.schema import stem
-from index_builder.search.words import POSITION_GAP, VALUE_SEPARATOR, WORD_RE, fold_word
+from index_builder.search.tokens import (
+    BOUNDARY,
+    BOUNDARY_NUMBER,
+    EMPTY,
+    SEPARATOR_NUMBER,
+    ValueTokens,
+    tokenize,
+)
+from index_builder.search.words import VALUE_SEPARATOR, fold_word
 
 Column = tuple[list[int], list[float], list[bytes], list[int]]
 """A field's postings in term order: document numbers, weights, values, length bytes."""
 TermRuns = tuple[list[str], list[int]]
 """A field's terms in byte order and where each one's postings start in its columns."""
-_EMPTY = 0
-"""The word number of a word that folds to nothing (counted in positions, never indexed)."""
+_EMPTY = EMPTY
 
 
 def load_numpy() -> None:
@@ -47,26 +54,34 @@ class TextColumns:
     """The words of every tokenized field of a share, numbered, with document and position.
 
     ``stemmed`` maps each positional field to whether it is stemmed; ``combined`` names
-    the frequency field whose parts are weighted by ``part_boosts``.
+    the frequency field whose parts are weighted by ``part_boosts``. Values are noted
+    document by document (:meth:`add_value`, :meth:`add_combined`) and tokenized all at
+    once (:meth:`tokenize`, :mod:`~index_builder.search.tokens`), each distinct value once.
     """
 
     def __init__(self, stemmed: dict[str, bool], combined: str, part_boosts: Sequence[float]):
         self.stemmed = stemmed
         self.combined = combined
         self.part_boosts = tuple(part_boosts)
-        self._number: dict[str, int] = {}
-        """Word as written -> word number (of its folded form)."""
+        self._number: dict[str, int] = {
+            BOUNDARY: BOUNDARY_NUMBER,
+            VALUE_SEPARATOR: SEPARATOR_NUMBER,
+        }
+        """Word as written -> word number (of its folded form); the separators' own."""
         self._folded_number: dict[str, int] = {"": _EMPTY}
         self.folded: list[str] = [""]
         """Word number -> folded word."""
-        self._ids = {name: array("i") for name in [*stemmed, combined]}
-        self._pos = {name: array("i") for name in stemmed}
-        self._docs: dict[str, list[int]] = {name: [] for name in [*stemmed, combined]}
-        self._counts: dict[str, list[int]] = {name: [] for name in [*stemmed, combined]}
-        self._boosts: list[float] = []
-        self._boost_counts: list[int] = []
-        self._distinct = array("i")
-        """The combined field's distinct word numbers, document by document."""
+        self._values: dict[str, int] = {}
+        """A distinct value -> its number."""
+        self._noted: dict[str, tuple[list[int], list[int]]] = {name: ([], []) for name in stemmed}
+        """A positional field's documents and their values' numbers."""
+        self._parts: tuple[list[int], list[int], list[int]] = ([], [], [])
+        """The combined field's parts: document, place in the document, value number."""
+        self._fields: dict[str, tuple[Any, Any, Any]] = {}
+        """A tokenized field's words, their documents and positions (the combined
+        field's: their weights)."""
+        self._distinct: Any = None
+        """The combined field's ``(document, word)`` pairs, each once."""
         self._term_tables: dict[bool, tuple[Any, list[str]]] = {}
 
     # -- gathering ---------------------------------------------------------------------
@@ -86,75 +101,107 @@ class TextColumns:
             found = list(map(number.__getitem__, raw))
         return found  # type: ignore[return-value]
 
-    def words(self, text: str) -> tuple[list[int], range | list[int]]:
-        """A value's word numbers and positions, as :func:`~.words.positioned_words`."""
-        if VALUE_SEPARATOR not in text:
-            numbers = self.numbers(WORD_RE.findall(text))
-            return numbers, range(len(numbers))
-        raw: list[str] = []
-        positions: list[int] = []
-        pos = -1
-        for k, value in enumerate(text.split(VALUE_SEPARATOR)):
-            found = WORD_RE.findall(value)
-            if not found:
-                continue
-            if k:
-                pos += POSITION_GAP
-            raw += found
-            positions += range(pos + 1, pos + 1 + len(found))
-            pos += len(found)
-        return self.numbers(raw), positions  # one look-up for every value's words
+    def _value(self, text: str) -> int:
+        values = self._values
+        found = values.get(text)
+        if found is None:
+            found = values[text] = len(values)
+        return found
 
-    def add_positions(self, name: str, docnum: int, words: tuple[list[int], Any]) -> int:
-        """Add a positional field's words; returns the field's length (words indexed)."""
-        ids, positions = words
-        if not ids:
-            return 0
-        self._ids[name].extend(ids)
-        self._pos[name].extend(positions)
-        self._docs[name].append(docnum)
-        self._counts[name].append(len(ids))
-        return len(ids) - ids.count(_EMPTY)
+    def add_value(self, name: str, docnum: int, text: str) -> None:
+        """Note document ``docnum``'s value of the positional field ``name``."""
+        docs, values = self._noted[name]
+        docs.append(docnum)
+        values.append(self._value(text))
 
-    def add_combined(self, docnum: int, parts: list[list[int]]) -> int:
-        """Add the combined field's parts (word numbers); returns its length."""
-        ids = self._ids[self.combined]
-        total = 0
-        for words, boost in zip(parts, self.part_boosts, strict=False):
-            if words:
-                ids.extend(words)
-                self._boosts.append(boost)
-                self._boost_counts.append(len(words))
-                total += len(words)
-        if not total:
-            return 0
-        self._docs[self.combined].append(docnum)
-        self._counts[self.combined].append(total)
-        self._distinct.extend(set().union(*parts))
-        return total - sum(words.count(_EMPTY) for words in parts)
+    def add_combined(self, docnum: int, parts: list[str]) -> None:
+        """Note document ``docnum``'s parts of the combined field."""
+        docs, places, values = self._parts
+        docs += [docnum] * len(parts)
+        places += range(len(parts))
+        values += map(self._value, parts)
+
+    def tokenize(self, docbase: int, count: int) -> dict[str, tuple[bytes, int]]:
+        """Tokenize every value noted. Returns each field's length bytes of documents
+        ``docbase`` to ``docbase + count - 1`` (words indexed: those that fold to nothing
+        are left out; the bytes end at the last document with a length) and their total."""
+        import numpy as np
+
+        def column(docs: Any, lengths: Any) -> tuple[bytes, int]:
+            has = lengths > 0
+            docs, lengths = docs[has] - docbase, lengths[has]
+            if not len(docs):
+                return b"", 0
+            table = [length_to_byte(n) for n in range(int(lengths.max()) + 1)]
+            out = np.zeros(int(docs.max()) + 1, dtype=np.uint8)
+            out[docs] = np.array(table, dtype=np.uint8)[lengths]
+            return out.tobytes(), int(lengths.sum())
+
+        tokens = tokenize(list(self._values), self.numbers)
+        lengths: dict[str, tuple[bytes, int]] = {}
+        for name, (doc_list, value_list) in self._noted.items():
+            values = np.array(value_list, dtype=np.int64)
+            docs = np.array(doc_list, dtype=np.int64)
+            counts = tokens.counts[values]
+            taken = tokens.take(values)
+            self._fields[name] = (
+                tokens.ids[taken],
+                np.repeat(docs, counts),
+                tokens.positions[taken],
+            )
+            lengths[name] = column(docs, counts - tokens.empty[values])
+        if self.combined:
+            lengths[self.combined] = column(*self._tokenize_combined(tokens))
+        return lengths
+
+    def _tokenize_combined(self, tokens: ValueTokens) -> tuple[Any, Any]:
+        """The combined field's words and weights (parts past the weights' are not
+        indexed), the pairs of the vocabulary; its documents with words and lengths."""
+        import numpy as np
+
+        docs, places, values = (np.array(column, dtype=np.int64) for column in self._parts)
+        if not len(docs):
+            return docs, docs
+        counts = tokens.counts[values]
+        weighed = places < len(self.part_boosts)
+        # A document's words are those of its weighed parts; one without any has no
+        # length, and its other parts count nowhere (the rule of the word-at-a-time path).
+        totals = np.bincount(docs[weighed], counts[weighed], minlength=int(docs.max()) + 1)
+        listed = np.flatnonzero(totals[docs] > 0)
+        docs, places, values, counts = docs[listed], places[listed], values[listed], counts[listed]
+        weighed = places < len(self.part_boosts)
+        every = tokens.take(values)
+        every_doc = np.repeat(docs, counts)
+        taken = tokens.take(values[weighed])
+        boosts = np.array(self.part_boosts, dtype=np.float64)[places[weighed]]
+        self._fields[self.combined] = (
+            tokens.ids[taken],
+            np.repeat(docs[weighed], counts[weighed]),
+            np.repeat(boosts, counts[weighed]),
+        )
+        self._distinct = distinct(every_doc * len(self.folded) + tokens.ids[every])
+        if not len(docs):
+            return docs, docs
+        starts = np.flatnonzero(np.diff(docs, prepend=-1))
+        words = np.add.reduceat(np.where(weighed, counts, 0), starts)
+        return docs[starts], words - np.add.reduceat(tokens.empty[values], starts)
 
     # -- grouping ----------------------------------------------------------------------
 
     def fields(self) -> list[str]:
         """The fields that got words."""
-        return [name for name, ids in self._ids.items() if ids]
+        return [name for name, found in self._fields.items() if len(found[0])]
 
     def vocabulary(self) -> Counter[str]:
         """How many documents use each folded word of the combined field."""
         import numpy as np
 
-        counts = np.bincount(np.array(self._distinct, dtype=np.int64), minlength=1)
+        if self._distinct is None:
+            return Counter()
+        counts = np.bincount(self._distinct % len(self.folded), minlength=1)
         counts[_EMPTY] = 0
         folded = self.folded
         return Counter({folded[i]: int(counts[i]) for i in np.flatnonzero(counts).tolist()})
-
-    def _stream(self, name: str) -> tuple[Any, Any]:
-        """A field's word numbers and, word by word, their document numbers."""
-        import numpy as np
-
-        ids = np.frombuffer(self._ids[name], dtype=np.int32)
-        docs = np.repeat(np.array(self._docs[name], dtype=np.int64), self._counts[name])
-        return ids, docs
 
     def _terms(self, stemmed: bool) -> tuple[Any, list[str]]:
         """Word number -> term number, and the terms (stems or the folded words)."""
@@ -172,13 +219,13 @@ class TextColumns:
         """A field's postings, grouped by term (in byte order), then document."""
         import numpy as np
 
-        words, docs = self._stream(name)
+        words, docs, extra = self._fields[name]
         keep = words != _EMPTY
         combined = name == self.combined
         term_of, texts = self._terms(stemmed=combined or self.stemmed[name])
         terms = term_of[words[keep]]
         docs = docs[keep]
-        used = np.unique(terms)
+        used = distinct(terms)
         listed = used.tolist()
         # Code point order is UTF-8 byte order (the order of the terms table): no encoding.
         ranked = sorted(range(len(listed)), key=[texts[i] for i in listed].__getitem__)
@@ -197,18 +244,30 @@ class TextColumns:
         length_bytes = np.array([length_to_byte(int(x)) for x in range(int(lengths.max()) + 1)])
         posting_lengths = length_bytes[lengths[posting_docs - base]]
         if combined:
-            boosts = np.repeat(np.array(self._boosts), self._boost_counts)[keep][order]
+            boosts = extra[keep][order]
             weights = np.add.reduceat(boosts, starts) * boost if n else np.zeros(0)
-            packed = {f: pack_uint(f) for f in np.unique(freqs).tolist()}
+            packed = {f: pack_uint(f) for f in distinct(freqs).tolist()}
             values = list(map(packed.__getitem__, freqs.tolist()))
         else:
             weights = freqs * boost
-            positions = np.frombuffer(self._pos[name], dtype=np.int32)[keep][order]
+            positions = extra[keep][order]
             values = _position_values(positions, starts, freqs)
         term_starts = np.flatnonzero(np.diff(keys[starts], prepend=-1))
         term_texts = [texts[listed[ranked[k]]] for k in keys[starts][term_starts].tolist()]
         column = (posting_docs.tolist(), weights.tolist(), values, posting_lengths.tolist())
         return (term_texts, term_starts.tolist()), column
+
+
+def distinct(values: Any) -> Any:
+    """The distinct numbers of ``values`` in increasing order, as ``np.unique`` gives them,
+    by one sort: numpy 2's ``np.unique`` hashes them, 30 times slower on the 150,000
+    words of a share's combined field (0.07-0.1 s against 2 ms, measured)."""
+    import numpy as np
+
+    ordered = np.sort(values)
+    if len(ordered):
+        ordered = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+    return ordered
 
 
 def _position_values(positions: Any, starts: Any, freqs: Any) -> list[bytes]:

@@ -57,6 +57,14 @@ class DocValues:
             self.totals[name] += length
         self.count = i + 1
 
+    def set_lengths(self, name: str, column: bytes, total: int) -> None:
+        """Set field ``name``'s length byte of each of these documents at once (``column``:
+        from the first, ending at the last that has one; ``total``: their sum), for a
+        field whose lengths :meth:`add` was not given."""
+        if column:
+            self.lengths[name] = bytearray(column)
+            self.totals[name] += total
+
 
 def write_values(writer: Any, values: DocValues) -> None:
     """Append ``values`` (whose first document must be ``writer``'s next) to the columns of

@@ -30,23 +30,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from whoosh.filedb.filetables import md5_hash
 from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_ushort
 
-from index_builder.search.blocks import (
-    Term,
-    encode_columns,
-    encode_single,
-    join_terms,
-)
+from index_builder.search.blocks import encode_columns, encode_single
 from index_builder.search.by_value import ValuePostings
 from index_builder.search.doc_values import DocValues, write_values
 from index_builder.search.documents import PART_BOOSTS, PART_SEPARATOR
 from index_builder.search.schema import CombinedTokenizer, SearchTokenizer
+from index_builder.search.term_columns import FieldTerms, field_terms, join_fields
 from index_builder.search.term_table import (
     INFO_SIZE,
     add_rows,
@@ -57,8 +52,6 @@ from index_builder.search.term_table import (
 
 Words = list[tuple[int, str]]
 """A value's words: ``(position, folded)``."""
-Encoded = list[Term]
-"""A field's encoded terms, in term order."""
 Progress = Callable[[int, int], None]
 _POSITIONS, _COMBINED, _GENERIC = "positions", "combined", "generic"
 """How :meth:`SegmentBuilder.add` gathers a field: words with positions, the combined
@@ -76,7 +69,7 @@ class Gathered:
     docbase: int
     docs: list[DocValues]
     """The documents' stored fields and lengths, consecutive parts from ``docbase``."""
-    terms: dict[str, Encoded]
+    terms: dict[str, FieldTerms]
     words: Counter[str]
     """How many of these documents use each word of the combined field (the vocabulary)."""
     numbers: dict[str, int]
@@ -88,8 +81,9 @@ class SegmentBuilder:
     """Postings and per-document values of whole documents, gathered in memory.
 
     Documents are numbered from ``docbase`` (the second share of a split build). The
-    tokenized fields' words go to :class:`~index_builder.search.columns.TextColumns`,
-    grouped into postings at the end; the other fields' terms are posted as they come.
+    tokenized fields' values are noted in :class:`~index_builder.search.columns.TextColumns`,
+    tokenized together and grouped into postings at the end (their lengths set then); the
+    other fields' terms are posted as they come.
     """
 
     def __init__(self, schema: Any, docbase: int = 0) -> None:
@@ -128,7 +122,6 @@ class SegmentBuilder:
         docnum = self.docbase + self.docs.count
         columns = self.columns
         plan = self._plan
-        tokenized: dict[str, tuple[list[int], Any]] = {}  # a value's words, once a document
         stored: dict[str, str] = {}
         lengths: list[tuple[str, int]] = []
         for name in sorted(doc):
@@ -136,25 +129,16 @@ class SegmentBuilder:
             if value is None or name.startswith("_"):
                 continue
             kind, keep = plan.get(name) or self._plan_of(name)
-            if kind is _POSITIONS:
-                words = tokenized.get(value)
-                if words is None:
-                    words = tokenized[value] = columns.words(value)
-                length = columns.add_positions(name, docnum, words)
+            if kind is _POSITIONS:  # tokenized with the share's other values at the end
+                columns.add_value(name, docnum, value)
             elif kind is _COMBINED:
-                parts = []
-                for part in value.split(PART_SEPARATOR):
-                    words = tokenized.get(part)
-                    if words is None:
-                        words = tokenized[part] = columns.words(part)
-                    parts.append(words[0])
-                length = columns.add_combined(docnum, parts)
+                columns.add_combined(docnum, value.split(PART_SEPARATOR))
             else:
                 length = self.by_value.add(name, value, docnum)
+                if length:
+                    lengths.append((name, length))
             if keep:
                 stored[name] = value
-            if length:
-                lengths.append((name, length))
         self.docs.add(stored, lengths)
 
     def _plan_of(self, name: str) -> tuple[str, bool]:
@@ -174,14 +158,17 @@ class SegmentBuilder:
 
     def gathered(self) -> Gathered:
         """Everything gathered, each field's terms encoded in term order (the arrays are freed)."""
-        terms: dict[str, Encoded] = {}
+        terms: dict[str, FieldTerms] = {}
         for name, postings in self.by_value.fields().items():
             fixed_size = self.schema[name].format.fixed_value_size()
-            terms[name] = [
-                (tbytes, *encode_columns(*postings[term], fixed_size), 0)
-                for tbytes, term in sorted((term.encode("utf-8"), term) for term in postings)
-            ]
+            ranked = sorted((term.encode("utf-8"), term) for term in postings)
+            terms[name] = field_terms(
+                [tbytes for tbytes, _ in ranked],
+                [encode_columns(*postings[term], fixed_size) for _, term in ranked],
+            )
         columns = self.columns
+        for name, (column, total) in columns.tokenize(self.docbase, self.docs.count).items():
+            self.docs.set_lengths(name, column, total)
         for name in columns.fields():
             fmt = self.schema[name].format
             (texts, starts), (ids, weights, values, lengths) = columns.postings(
@@ -189,30 +176,29 @@ class SegmentBuilder:
             )
             fixed_size = fmt.fixed_value_size()
             ends = [*starts[1:], len(ids)]
-            terms[name] = [
-                (text.encode("utf-8"), *(
-                    encode_single(ids[a], weights[a], values[a], lengths[a], fixed_size)
-                    if b - a == 1  # most terms: no slices
-                    else encode_columns(
-                        ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
-                    )
-                ), 0)
-                for text, a, b in zip(texts, starts, ends, strict=True)
-            ]  # fmt: skip
+            terms[name] = field_terms([text.encode("utf-8") for text in texts], [
+                encode_single(ids[a], weights[a], values[a], lengths[a], fixed_size)
+                if b - a == 1  # most terms: no slices
+                else encode_columns(
+                    ids[a:b], weights[a:b], values[a:b], lengths[a:b], fixed_size
+                )
+                for a, b in zip(starts, ends, strict=True)
+            ])  # fmt: skip
         words = columns.vocabulary() if columns.combined else Counter[str]()
         terms = dict(sorted(terms.items()))
         numbers = numbered(terms)
         for name, number in numbers.items():  # hashed here, on a share's core
             found = terms[name]
-            hashes = key_hashes(pack_ushort(number), [term[0] for term in found])
-            terms[name] = [(*term[:3], h) for term, h in zip(found, hashes, strict=True)]
+            found.hashes = key_hashes(pack_ushort(number), found.texts)
         return Gathered(self.docbase, [self.docs], terms, words, numbers)
 
 
-def numbered(terms: dict[str, Encoded]) -> dict[str, int]:
+def numbered(terms: dict[str, FieldTerms]) -> dict[str, int]:
     """The number of each field that has terms, as a new segment numbers them (in the
     order they are written: by name)."""
-    return {name: k for k, name in enumerate(sorted(n for n, found in terms.items() if found))}
+    return {
+        name: k for k, name in enumerate(sorted(n for n, found in terms.items() if found.texts))
+    }
 
 
 def join(first: Gathered, second: Gathered) -> Gathered:
@@ -221,27 +207,20 @@ def join(first: Gathered, second: Gathered) -> Gathered:
     Consumes the shares' terms (field by field, so that they are not held twice)."""
     if second.docbase != first.docbase + sum(part.count for part in first.docs):
         raise ValueError("the shares are not consecutive")
-    terms: dict[str, Encoded] = {}
+    terms: dict[str, FieldTerms] = {}
     for name in sorted(first.terms.keys() | second.terms.keys()):
-        terms[name] = _join_field(first.terms.pop(name, []), second.terms.pop(name, []))
-    words = first.words.copy()
-    words.update(second.words)  # all counts positive: what `+` gives, without its filter
+        mine, theirs = first.terms.pop(name, None), second.terms.pop(name, None)
+        terms[name] = join_fields(mine, theirs) if mine and theirs else mine or theirs  # type: ignore[assignment]
+    # What `+` gives (all counts positive), the words in the same order, without a
+    # Python step for each word of one share only.
+    words = Counter({**first.words, **second.words})
+    for word in first.words.keys() & second.words.keys():
+        words[word] = first.words[word] + second.words[word]
     numbers: dict[str, int] = {}
     for name in terms:  # the number both shares hashed a field's terms with, or -1
         found = {first.numbers.get(name, -2), second.numbers.get(name, -2)} - {-2}
         numbers[name] = found.pop() if len(found) == 1 else -1
     return Gathered(first.docbase, first.docs + second.docs, terms, words, numbers)
-
-
-def _join_field(mine: Encoded, theirs: Encoded) -> Encoded:
-    """A field's terms of two shares in term order, a term in both joined (each list is in
-    term order: the sort merges two runs, in C)."""
-    later = dict(zip(map(itemgetter(0), theirs), theirs, strict=True))
-    both = later.keys() & set(map(itemgetter(0), mine))
-    merged = [join_terms(term, later.pop(term[0])) if term[0] in both else term for term in mine]
-    merged += later.values()
-    merged.sort(key=itemgetter(0))
-    return merged
 
 
 def write_docs(writer: Any, docs: list[DocValues]) -> None:
@@ -267,20 +246,19 @@ def write(writer: Any, gathered: Gathered, progress: Progress | None = None) -> 
     fieldmap = fieldwriter._fieldmap
     hashed = table.hashfn is md5_hash  # the hashes of the shares are md5_hash's
     offset = postfile.tell()
-    total, done = sum(len(terms) for terms in gathered.terms.values()), 0
+    total, done = sum(len(terms.texts) for terms in gathered.terms.values()), 0
     for name, terms in sorted(gathered.terms.items()):
-        if not terms:
+        if not terms.texts:
             continue
         number = fieldmap.setdefault(name, len(fieldmap))
         prefix = pack_ushort(number)
-        tbytes, data, stats, hashes = zip(*terms, strict=True)
-        sizes = list(map(len, data))
-        keys = [prefix + t for t in tbytes]
-        known = list(hashes) if hashed and gathered.numbers.get(name) == number else None
-        add_rows(table, keys, term_infos(stats, offset, sizes), INFO_SIZE, known)
-        postfile.write(b"".join(data))
-        offset += sum(sizes)
-        done += len(terms)
+        keys = [prefix + t for t in terms.texts]
+        known = hashed and gathered.numbers.get(name) == number and terms.hashes is not None
+        infos = term_infos(terms.stats, offset, terms.sizes)
+        add_rows(table, keys, infos, INFO_SIZE, terms.hashes if known else None)
+        postfile.write(terms.blocks)
+        offset += len(terms.blocks)
+        done += len(keys)
         if progress:
             progress(done, total)
     table._write_hashes = lambda: write_hashes(table)  # the same bytes, written at commit

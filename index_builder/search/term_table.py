@@ -63,10 +63,12 @@ def term_infos(stats: Sequence[Sequence[float]], offset: int, lengths: Sequence[
     rows = np.zeros(count, dtype=np.dtype(layout))
     if not count:
         return b""
-    # Read flat from one iterator: a third faster than numpy reading a tuple a term.
-    width = len(stats[0])
-    flat = chain.from_iterable(stats)
-    columns = np.fromiter(flat, dtype=np.float64, count=count * width).reshape(count, width)
+    if isinstance(stats, np.ndarray):  # already a row a term (a share's columns)
+        columns = stats.astype(np.float64, copy=False)
+    else:  # read flat from one iterator: a third faster than numpy reading a tuple a term
+        width = len(stats[0])
+        flat = chain.from_iterable(stats)
+        columns = np.fromiter(flat, dtype=np.float64, count=count * width).reshape(count, width)
     for k, name in enumerate(_INFO_FIELDS[1:]):
         rows[name] = columns[:, k]
     sizes = np.array(lengths, dtype=np.int64)
