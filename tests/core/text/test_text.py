@@ -269,3 +269,18 @@ def test_a_text_without_markup_is_its_words_one_space_apart(raw: str) -> None:
     text = re.sub("[\U000f0000-\U000ffffd]", "", raw.replace("\r\n", "\n").replace("\r", "\n"))
     paragraphs = (" ".join(p.split()) for p in re.split(r"\n[ \t\f\v]*\n\s*", text))
     assert render(raw) == "\n".join(p for p in paragraphs if p)
+
+
+@given(_LINKISH | st.text())
+@settings(max_examples=600, deadline=None)
+def test_the_links_first_letter_look_ahead_changes_no_match(text: str) -> None:
+    """``LINK`` looks for a kind's first letter before trying the kinds: it finds what the
+    kinds alone find, each match with the same groups (case folded as they are)."""
+    import re
+
+    from index_builder.text.links import LINK, LINK_KINDS
+
+    alone = re.compile(LINK_KINDS, re.I)
+    assert [(m.span(), m.groupdict()) for m in LINK.finditer(text)] == [
+        (m.span(), m.groupdict()) for m in alone.finditer(text)
+    ]
