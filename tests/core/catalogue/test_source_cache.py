@@ -7,14 +7,22 @@ that file goes through the readers; the papers equal a build without any cache.
 
 from __future__ import annotations
 
+import json
+import pickle
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from index_builder.catalogue.load import CATALOGUE_VERSION, load_catalogue
+from index_builder.model import Event
+from index_builder.paths import bundled_sources
+from index_builder.sources.reading import read_source
+from index_builder.sources.types import SourceData
 from tests.core.test_analysis_versions import fixture_catalogue, sources
 from tests.helpers.catalogue_builds import files_read
+from tests.helpers.feed_data import ICML_FEED, icml_feed
 
 
 @pytest.fixture
@@ -62,3 +70,31 @@ def test_a_damaged_source_cache_is_ignored(
     # The fixture's files built without a cache, once per process: a paper names its
     # sources by their file names, the same in the copy.
     assert built.papers == fixture_catalogue().papers
+
+
+def test_parsed_sources_pickle_whole(tmp_path: Path) -> None:
+    """Rows are pickled as columns (:meth:`SourceData.__reduce__`): every field of every
+    row and paper, of a feed, an abstracts file, the table and records, comes back equal,
+    and a value the rows share stays one object."""
+    feed = tmp_path / ICML_FEED
+    feed.write_text(json.dumps(icml_feed()), encoding="utf-8")
+    table = next(p for p in bundled_sources() if p.suffix == ".csv")
+    event = Event("poster", "Session 1", "2026-07-14T10:00", "", 7, "Hall A", "#12")
+    made = [
+        read_source(path, path.read_bytes())
+        for path in [feed, table, *(p for p in sources() if p.suffix != ".csv")]
+    ]
+    row = made[0].rows[0]
+    made.append(
+        SourceData(
+            tmp_path / "own.csv", rows=[replace(row, paper=replace(row.paper, events=(event,)))]
+        )
+    )
+    made.append(SourceData(tmp_path / "none.csv"))
+    assert any(d.records for d in made) and any(d.abstracts for d in made)
+    for data in made:
+        again = pickle.loads(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+        assert again == data
+        assert [r.related for r in again.rows] == [r.related for r in data.rows]
+    sessions = [r.paper.session for r in pickle.loads(pickle.dumps(made[0])).rows]
+    assert len({id(s) for s in sessions}) == len(set(sessions))

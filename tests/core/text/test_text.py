@@ -254,3 +254,33 @@ def test_text_the_link_prefilter_on_real_abstracts() -> None:
     assert len(skipped) > len(texts) // 3  # the prefilter spares most abstracts the scan
     assert not [texts[n] for n in skipped if linked[n]]
     assert sum(linked) > 100
+
+
+_SPACES = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2003\u2028\u2029\u202f\u3000"
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(_SPACES + "ab.é\U000f0001", max_size=40) | st.text())
+def test_a_text_without_markup_is_its_words_one_space_apart(raw: str) -> None:
+    """The text without markup: each paragraph's words one space apart, as they were
+    joined before printable texts with single spaces were handed back stripped."""
+    if any(sign in raw for sign in ("\\", "$", "*", "_", "`", "~", "{", "}", "[", '"', "--", "''")):
+        return
+    text = re.sub("[\U000f0000-\U000ffffd]", "", raw.replace("\r\n", "\n").replace("\r", "\n"))
+    paragraphs = (" ".join(p.split()) for p in re.split(r"\n[ \t\f\v]*\n\s*", text))
+    assert render(raw) == "\n".join(p for p in paragraphs if p)
+
+
+@given(_LINKISH | st.text())
+@settings(max_examples=600, deadline=None)
+def test_the_links_first_letter_look_ahead_changes_no_match(text: str) -> None:
+    """``LINK`` looks for a kind's first letter before trying the kinds: it finds what the
+    kinds alone find, each match with the same groups (case folded as they are)."""
+    import re
+
+    from index_builder.text.links import LINK, LINK_KINDS
+
+    alone = re.compile(LINK_KINDS, re.I)
+    assert [(m.span(), m.groupdict()) for m in LINK.finditer(text)] == [
+        (m.span(), m.groupdict()) for m in alone.finditer(text)
+    ]
