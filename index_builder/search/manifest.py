@@ -10,11 +10,10 @@ writing the 2 MB manifest again was a tenth of the change in the search after a 
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
-from index_builder.atomic import write_pickle
+from index_builder.atomic import read_pickle, write_pickle
 from index_builder.model import Paper
 from index_builder.search.changed_papers import digest
 from index_builder.search.documents import combined_text
@@ -46,8 +45,7 @@ def load_manifest(folder: Path) -> Manifest | None:
     """The manifest in ``folder`` (with the changes in place since it was written); ``None``
     when missing or unreadable (then: full build)."""
     try:
-        with (folder / MANIFEST).open("rb") as handle:
-            magic, manifest = pickle.load(handle)
+        magic, manifest = read_pickle(folder / MANIFEST)
         changed = _manifest_changes(folder)
     except Exception:  # no manifest (an older index) or a damaged one: a full build
         return None
@@ -65,8 +63,7 @@ def _manifest_changes(folder: Path) -> dict[str, tuple[bytes, str] | None]:
     """The entries of :data:`MANIFEST_CHANGES` in ``folder`` (none without the file);
     raises on a damaged one."""
     try:
-        with (folder / MANIFEST_CHANGES).open("rb") as handle:
-            magic, changed = pickle.load(handle)
+        magic, changed = read_pickle(folder / MANIFEST_CHANGES)
     except FileNotFoundError:
         return {}
     if magic != _MAGIC or not isinstance(changed, dict):
