@@ -182,6 +182,13 @@ def offer(catalogue: Catalogue) -> Iterator[None]:
         _OFFERED.reset(token)
 
 
+def offered() -> Catalogue | None:
+    """The catalogue offered to the build under way (:func:`offer`), if any: a join by
+    hand may make the catalogue after it from that one
+    (:mod:`~index_builder.catalogue.after_join`)."""
+    return _OFFERED.get()
+
+
 def kept() -> KeptPapers | None:
     """The kept papers of the build under way, if any."""
     return _KEPT.get()

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from index_builder import venues
 from index_builder.atomic import gc_paused
-from index_builder.catalogue import cache, kept_papers
+from index_builder.catalogue import after_join, cache, kept_papers
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.joins import scoring_cache
 from index_builder.catalogue.papers import Catalogue
@@ -94,6 +94,10 @@ def load_catalogue(
     catalogue = cache.read_cache(cache_file, fingerprint) if cache_file else None
     if catalogue is not None and cache_file is not None:
         cache.refresh_head(sources, cache_file, catalogue, signature)
+    if catalogue is None and cache_file is not None:  # a join by hand: no source merged again
+        catalogue = after_join.catalogue_after(blobs, fingerprint, _fingerprint_with(read_problems))
+        if catalogue is not None:
+            cache.write_cache(cache_file, catalogue, signature)
     if catalogue is None:
         if on_cold is not None:
             on_cold()
@@ -221,6 +225,11 @@ def _fingerprint(blobs: Sequence[_Blob], problems: Sequence[SourceProblem]) -> s
     for entry in entries:
         digest.update(entry.encode("utf-8", "surrogateescape") + b"\n")
     return digest.hexdigest()
+
+
+def _fingerprint_with(problems: Sequence[SourceProblem]) -> Callable[[list[_Blob]], str]:
+    """The fingerprint of other sources with the same unreadable ones."""
+    return lambda blobs: _fingerprint(blobs, problems)
 
 
 def _resolved(path: Path) -> str:
