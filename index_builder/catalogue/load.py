@@ -97,13 +97,14 @@ def load_catalogue(
     if catalogue is None and cache_file is not None:  # a join by hand: no source merged again
         catalogue = after_join.catalogue_after(blobs, fingerprint, _fingerprint_with(read_problems))
         if catalogue is not None:
+            kept_papers.carried_over(_kept_file(cache_file.parent), catalogue)
             cache.write_cache(cache_file, catalogue, signature)
     if catalogue is None:
         if on_cold is not None:
             on_cold()
         parsed = SourceCache(_sources_file(cache_dir)) if cache_dir else None
         with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
-            kept = cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
+            kept = _kept_file(cache_dir) if cache_dir else None
             # Reading the sources makes and keeps some 100,000 objects as the merge does
             # (the feed's rows): collections midway walk them all and free nothing.
             with gc_paused():
@@ -140,6 +141,10 @@ def keep_parsed(cache_dir: Path, read: Sequence[tuple[Path, bytes, SourceData]])
 
 def _cache_file(cache_dir: Path) -> Path:
     return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
+
+
+def _kept_file(cache_dir: Path) -> Path:
+    return cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle"
 
 
 def _sources_file(cache_dir: Path) -> Path:

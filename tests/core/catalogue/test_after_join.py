@@ -40,6 +40,7 @@ from index_builder.catalogue.source_cache import SourceCache
 from index_builder.paths import bundled_sources
 from index_builder.search.changed_papers import rebuilt_after
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
+from tests.helpers.change_spies import count_unpickled
 
 DAY = dt.date(2026, 12, 7)
 _WORDS = " ".join(
@@ -337,4 +338,19 @@ def test_what_the_fast_path_cannot_prove_is_built(
         monkeypatch.setattr(load, "CATALOGUE_VERSION", load.CATALOGUE_VERSION + 100)
         join_by_hand(home, LONE_ABSTRACT, LONE_HINT)
     assert spy.fast and not any(spy.fast) and spy.merges == len(spy.fast)
+    home.check()
+
+
+def test_a_build_after_a_join_made_so_is_served_from_its_papers(
+    tmp_path: Path, lone_cut: list[Path], spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept table papers' places are carried over to the catalogue the join made: a
+    take-apart built next (offered that catalogue) unpickles none of the stored papers."""
+    home = Home(tmp_path, list(lone_cut))
+    join_by_hand(home, LONE_ABSTRACT, LONE_HINT)
+    assert spy.fast[-1]
+    unpickled = count_unpickled(monkeypatch)
+    add_join(home.joins, an_apart(home.shown, home.joins))
+    home.rebuilt()
+    assert not spy.fast[-1] and spy.merges and unpickled == []
     home.check()
