@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue import after_join, load, merge
+from index_builder.catalogue import load, merge
 from index_builder.catalogue.joins.by_hand import (
     Apart,
     JoinRefused,
@@ -40,7 +40,7 @@ from index_builder.catalogue.source_cache import SourceCache
 from index_builder.paths import bundled_sources
 from index_builder.search.changed_papers import rebuilt_after
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
-from tests.helpers.change_spies import count_unpickled
+from tests.helpers.change_spies import count_derived, count_unpickled
 
 DAY = dt.date(2026, 12, 7)
 _WORDS = " ".join(
@@ -93,19 +93,10 @@ class Spy:
     """What each build did: the fast path's answers, the merges and the sources unpickled."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.fast: list[bool] = []
+        self.fast = count_derived(monkeypatch)
         self.merges = 0
         self.unpickled = 0
-        real_after, real_merge, real_get = (
-            after_join.catalogue_after,
-            merge.build_papers,
-            SourceCache.get,
-        )
-
-        def after(*args: object) -> object:
-            found = real_after(*args)  # type: ignore[arg-type]
-            self.fast.append(found is not None)
-            return found
+        real_merge, real_get = merge.build_papers, SourceCache.get
 
         def merged(*args: object) -> object:
             self.merges += 1
@@ -115,7 +106,6 @@ class Spy:
             self.unpickled += 1
             return real_get(cache, *args)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(after_join, "catalogue_after", after)
         monkeypatch.setattr(merge, "build_papers", merged)
         monkeypatch.setattr(SourceCache, "get", get)
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from index_builder.catalogue import after_join
 from index_builder.search import changed_papers, in_place
 from tests.helpers.catalogue_data import JOINED_ABSTRACT, JOINED_ROW, LONE_ABSTRACT, LONE_HINT
-from tests.helpers.change_spies import count_digests, count_unpickled
+from tests.helpers.change_spies import count_derived, count_digests, count_unpickled
 from tests.helpers.join_homes import Command, built_join_home, copied_join_home
 from tests.tui.cli.test_join_cli import on_sources
 
@@ -50,18 +49,8 @@ def hits(call: Command) -> list[tuple[str, float]]:
 
 @pytest.fixture
 def derived(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Per catalogue build of a change, whether it was made from the catalogue before
-    (:mod:`index_builder.catalogue.after_join`) rather than merged from the sources."""
-    seen: list[bool] = []
-    real = after_join.catalogue_after
-
-    def spying(*args: object) -> object:
-        found = real(*args)  # type: ignore[arg-type]
-        seen.append(found is not None)
-        return found
-
-    monkeypatch.setattr(after_join, "catalogue_after", spying)
-    return seen
+    """Per catalogue build of a change, whether it was made from the catalogue before."""
+    return count_derived(monkeypatch)
 
 
 @pytest.mark.parametrize(
