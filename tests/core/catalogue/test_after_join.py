@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from index_builder import venues
 from index_builder.catalogue import load, merge
 from index_builder.catalogue.joins.by_hand import (
     Apart,
@@ -39,6 +40,7 @@ from index_builder.catalogue.load import Catalogue, load_catalogue
 from index_builder.catalogue.source_cache import SourceCache
 from index_builder.paths import bundled_sources
 from index_builder.search.changed_papers import rebuilt_after
+from index_builder.venue_config import from_table
 from tests.helpers.catalogue_builds import from_nothing
 from tests.helpers.catalogue_data import LONE_ABSTRACT, LONE_HINT
 from tests.helpers.change_spies import count_derived, count_unpickled
@@ -280,6 +282,7 @@ def joined_twice(home: Home, *changes: Callable[[Catalogue], tuple[str, str]]) -
         "longer twin",
         "take-apart",
         "stale",
+        "venue",
         "version",
     ],
 )
@@ -326,6 +329,9 @@ def test_what_the_fast_path_cannot_prove_is_built(
     elif case == "stale":  # the catalogue offered is not the one of the sources before
         home.shown = load_catalogue(lone_cut)
         spy.clear()
+        join_by_hand(home, LONE_ABSTRACT, LONE_HINT)
+    elif case == "venue":  # a venue declared since: the feeds may be read otherwise
+        venues.declare([from_table("colm2027", {"host": "colm.cc", "timezone": "UTC"})])
         join_by_hand(home, LONE_ABSTRACT, LONE_HINT)
     else:  # the catalogue's version moved: every source is another catalogue's
         monkeypatch.setattr(load, "CATALOGUE_VERSION", load.CATALOGUE_VERSION + 100)
