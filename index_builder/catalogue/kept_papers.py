@@ -182,6 +182,38 @@ def offer(catalogue: Catalogue) -> Iterator[None]:
         _OFFERED.reset(token)
 
 
+def offered() -> Catalogue | None:
+    """The catalogue offered to the build under way (:func:`offer`), if any: a join by
+    hand may make the catalogue after it from that one
+    (:mod:`~index_builder.catalogue.after_join`)."""
+    return _OFFERED.get()
+
+
+def carried_over(file: Path, after: Catalogue) -> None:
+    """Note where the stored papers stand in ``after``, a catalogue made from the offered
+    one without a build (:mod:`~index_builder.catalogue.after_join`): each at its place in
+    ``after`` when it is there as the same object (none where it was made again), so a
+    later build offered ``after`` is served from it as from a built one."""
+    before = _OFFERED.get()
+    try:
+        magic, stamp, noted = read_pickle(_into_file(file))
+    except Exception:  # none noted, or damaged: the stored papers serve
+        return
+    ok = magic == _INTO and isinstance(noted, dict) and before is not None
+    places = noted.get(before.fingerprint) if ok and before is not None else None
+    if before is None or not isinstance(places, list):
+        return
+    at = {id(paper): n for n, paper in enumerate(after.papers)}
+    papers = before.papers
+    noted.pop(after.fingerprint, None)
+    noted[after.fingerprint] = [
+        at.get(id(papers[n]), -1) if isinstance(n, int) and 0 <= n < len(papers) else -1
+        for n in places
+    ]
+    kept = dict(list(noted.items())[-INTO_KEPT:])
+    write_pickle(_into_file(file), (_INTO, stamp, kept))
+
+
 def kept() -> KeptPapers | None:
     """The kept papers of the build under way, if any."""
     return _KEPT.get()

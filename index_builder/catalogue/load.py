@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from index_builder import venues
 from index_builder.atomic import gc_paused
-from index_builder.catalogue import cache, kept_papers
+from index_builder.catalogue import after_join, cache, kept_papers
 from index_builder.catalogue.cache import HEAD_SIZE
 from index_builder.catalogue.joins import scoring_cache
 from index_builder.catalogue.papers import Catalogue
@@ -94,12 +94,17 @@ def load_catalogue(
     catalogue = cache.read_cache(cache_file, fingerprint) if cache_file else None
     if catalogue is not None and cache_file is not None:
         cache.refresh_head(sources, cache_file, catalogue, signature)
+    if catalogue is None and cache_file is not None:  # a join by hand: no source merged again
+        catalogue = after_join.catalogue_after(blobs, fingerprint, _fingerprint_with(read_problems))
+        if catalogue is not None:
+            kept_papers.carried_over(_kept_file(cache_file.parent), catalogue)
+            cache.write_cache(cache_file, catalogue, signature)
     if catalogue is None:
         if on_cold is not None:
             on_cold()
         parsed = SourceCache(_sources_file(cache_dir)) if cache_dir else None
         with render_cache.using(cache_dir) as rendered, scoring_cache.using(cache_dir):
-            kept = cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle" if cache_dir else None
+            kept = _kept_file(cache_dir) if cache_dir else None
             # Reading the sources makes and keeps some 100,000 objects as the merge does
             # (the feed's rows): collections midway walk them all and free nothing.
             with gc_paused():
@@ -136,6 +141,10 @@ def keep_parsed(cache_dir: Path, read: Sequence[tuple[Path, bytes, SourceData]])
 
 def _cache_file(cache_dir: Path) -> Path:
     return cache_dir / f"catalogue-v{CATALOGUE_VERSION}.pickle"
+
+
+def _kept_file(cache_dir: Path) -> Path:
+    return cache_dir / f"tablepapers-v{CATALOGUE_VERSION}.pickle"
 
 
 def _sources_file(cache_dir: Path) -> Path:
@@ -221,6 +230,11 @@ def _fingerprint(blobs: Sequence[_Blob], problems: Sequence[SourceProblem]) -> s
     for entry in entries:
         digest.update(entry.encode("utf-8", "surrogateescape") + b"\n")
     return digest.hexdigest()
+
+
+def _fingerprint_with(problems: Sequence[SourceProblem]) -> Callable[[list[_Blob]], str]:
+    """The fingerprint of other sources with the same unreadable ones."""
+    return lambda blobs: _fingerprint(blobs, problems)
 
 
 def _resolved(path: Path) -> str:

@@ -1,11 +1,12 @@
-"""What a change costs, counted: the papers a change in place digests, and the times the
-kept table papers' file has its papers unpickled (each test's fixtures call these)."""
+"""What a change costs, counted: the papers a change in place digests, the times the
+kept table papers' file has its papers unpickled, and whether a change's catalogue was made
+from the one before it (each test's fixtures call these)."""
 
 from __future__ import annotations
 
 import pytest
 
-from index_builder.catalogue import kept_papers
+from index_builder.catalogue import after_join, kept_papers
 from index_builder.model import Paper
 from index_builder.search import in_place
 
@@ -33,4 +34,20 @@ def count_unpickled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return original(self, chunk)
 
     monkeypatch.setattr(kept_papers.KeptPapers, "_stored_chunk", counting)
+    return seen
+
+
+def count_derived(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per catalogue build that missed its cache from now on, whether the catalogue was
+    made from the one before a join by hand (:mod:`index_builder.catalogue.after_join`)
+    rather than built from the sources."""
+    seen: list[bool] = []
+    original = after_join.catalogue_after
+
+    def counting(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        seen.append(found is not None)
+        return found
+
+    monkeypatch.setattr(after_join, "catalogue_after", counting)
     return seen

@@ -33,7 +33,7 @@ from tests.helpers.catalogue_data import (
     UNHINTED_ABSTRACT,
     UNHINTED_ROW,
 )
-from tests.helpers.change_spies import count_digests, count_unpickled
+from tests.helpers.change_spies import count_derived, count_digests, count_unpickled
 from tests.helpers.join_homes import JoinApp, home_app
 from tests.helpers.notices import Notices
 from tests.helpers.tui_helpers import (
@@ -112,6 +112,7 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         # served from the papers shown (none of the kept file unpickled), and the index's
         # change in place digests the papers the join noted alone (not all 6,628).
         digested, unpickled = count_digests(monkeypatch), count_unpickled(monkeypatch)
+        derived = count_derived(monkeypatch)
         listed = [h.paper.id for h in screen.results.hits]
         assert sorted(listed) == sorted([LONE_ABSTRACT, UNHINTED_ABSTRACT])
         await pilot.press(*(["j"] if listed[0] != LONE_ABSTRACT else []))
@@ -130,6 +131,7 @@ async def test_j_joins_the_lone_abstract_and_j_again_takes_it_back(
         body = " ".join(rendered_text(screen.view.query_one("#paper-body")).split())
         assert "Xuyang Chen" in body and paper.abstract and paper.abstract[:40] in body
         assert unpickled == [] and digested and set(digested) <= {LONE_ABSTRACT, LONE_HINT}
+        assert derived == [True]  # made from the papers shown: no source merged again
         digested.clear()
         # No rebuild: the paper is written again and the lone abstract deleted, in place,
         # and the status line never showed a build.

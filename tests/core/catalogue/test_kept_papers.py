@@ -19,7 +19,7 @@ import pytest
 
 from index_builder import model
 from index_builder.atomic import read_pickle
-from index_builder.catalogue import kept_papers, merge
+from index_builder.catalogue import after_join, kept_papers, merge
 from index_builder.catalogue.joins.by_hand import add_join, plan_apart, plan_join, remove_joins
 from index_builder.catalogue.load import CATALOGUE_VERSION, Catalogue, load_catalogue
 from tests.core.test_analysis_versions import sources as analysis_sources
@@ -179,7 +179,12 @@ def test_the_kept_papers_of_other_sources_are_not_unpickled(
 
 @pytest.fixture
 def unpickled(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per time a build unpickled the kept file's papers (not their rows' inputs)."""
+    """One entry per time a build unpickled the kept file's papers (not their rows' inputs).
+
+    The join is built from the sources: made from the catalogue before it
+    (:mod:`~index_builder.catalogue.after_join`, ``test_after_join.py``), it would ask the
+    kept papers nothing; they serve the builds that path leaves to the merge."""
+    monkeypatch.setattr(after_join, "catalogue_after", lambda *_: None)
     return count_unpickled(monkeypatch)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from index_builder.search import changed_papers, in_place
 from tests.helpers.catalogue_data import JOINED_ABSTRACT, JOINED_ROW, LONE_ABSTRACT, LONE_HINT
-from tests.helpers.change_spies import count_digests, count_unpickled
+from tests.helpers.change_spies import count_derived, count_digests, count_unpickled
 from tests.helpers.join_homes import Command, built_join_home, copied_join_home
 from tests.tui.cli.test_join_cli import on_sources
 
@@ -47,23 +47,33 @@ def hits(call: Command) -> list[tuple[str, float]]:
     return [(h["id"], h["score"]) for h in json.loads(done.stdout)["hits"]]
 
 
+@pytest.fixture
+def derived(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per catalogue build of a change, whether it was made from the catalogue before."""
+    return count_derived(monkeypatch)
+
+
 @pytest.mark.parametrize(
-    ("change", "touched"),
-    [(("join", LONE_ABSTRACT), {LONE_ABSTRACT, LONE_HINT}), (("join", "--apart", JOINED_ROW),
-                                                             {JOINED_ROW, JOINED_ABSTRACT})],
+    ("change", "touched", "fast"),
+    [(("join", LONE_ABSTRACT), {LONE_ABSTRACT, LONE_HINT}, True),
+     (("join", "--apart", JOINED_ROW), {JOINED_ROW, JOINED_ABSTRACT}, False)],
 )  # fmt: skip
 def test_the_search_after_a_join_changes_the_index_from_its_note(
     tmp_path_factory: pytest.TempPathFactory,
     tmp_path: Path,
     digested: list[str],
     unpickled: list[int],
+    derived: list[bool],
     change: tuple[str, ...],
     touched: set[str],
+    fast: bool,
 ) -> None:
     noted, plain = homes(tmp_path_factory, tmp_path)
     for call in (noted, plain):
         hits(call)  # the index made for the catalogue before the change
+        derived.clear()
         assert call(*change).returncode == 0
+        assert derived == [fast]  # a join by hand merges nothing; a take-apart is built
     assert unpickled == []
     (tmp_path / "plain" / "cache" / changed_papers.NOTE).unlink()
 
