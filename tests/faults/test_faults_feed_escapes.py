@@ -1,8 +1,10 @@
 """Escape sequences in a feed never reach a real terminal (issue 36.1), shown in tmux.
 
 The issue's reproduction: bookmark 64188, ``update`` from a feed (64188 and 39 other
-records of the ICML feed, on a copy of the run's warm home: what is checked is the one
-changed record, not the feed's size or a first build), then from a copy where
+records of the ICML feed, on a home whose table is the bundled table's rows of those
+papers, :func:`~tests.helpers.cli_cut.bundled_cut`: what is checked is the one changed
+record, not the feed's size or the 6,628 papers each update merged again), then from a
+copy where
 64188's name is an OSC 52 clipboard write and an OSC 2 title (both ended by ``ESC \\``),
 its session changed and its room ``Hall ESC]0;OSCTITLE BEL D``. The bare ``paperscope``
 in tmux with ``set-clipboard on`` shows the "Since the last update" notice: tmux's
@@ -24,6 +26,7 @@ import pytest
 
 from index_builder.paths import HOME_ENV
 from tests.helpers.cli import run_cli
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tests.helpers.faults import paperscope
 from tests.helpers.feed_cli import update_here
 from tests.helpers.feed_data import ICML_ABSTRACTS, ICML_FEED, icml_abstracts, icml_feed
@@ -57,11 +60,16 @@ def _write_feed(folder: Path, size: int = 40) -> Path:
     return folder
 
 
-def _hostile_update(tmp_path: Path, home: Path) -> None:
-    """64188 bookmarked, then two updates: the second renames and moves it, hostile."""
-    assert run_cli("reading-list", "add", "64188", home=home).returncode == 0
+def _hostile_update(tmp_path: Path, home: Path) -> list[str]:
+    """64188 bookmarked, then two updates: the second renames and moves it, hostile. The
+    options that make the bundled table's rows of the feed's papers the only table."""
     first = _write_feed(tmp_path / "first")
-    done = update_here(home, "--from", str(first))
+    records = json.loads((first / ICML_FEED).read_text(encoding="utf-8"))["results"]
+    flags = cut_flags(
+        bundled_cut(tmp_path / "cut", {r["name"]: str(r["id"]) for r in records}.values())
+    )
+    assert run_cli(*flags, "reading-list", "add", "64188", home=home).returncode == 0
+    done = update_here(home, *flags, "--from", str(first))
     assert done.returncode == 0, done.stderr
     feed = json.loads((first / ICML_FEED).read_text(encoding="utf-8"))
     record = next(r for r in feed["results"] if r["id"] == 64188)
@@ -69,14 +77,15 @@ def _hostile_update(tmp_path: Path, home: Path) -> None:
     second = tmp_path / "second"
     shutil.copytree(first, second)
     (second / ICML_FEED).write_text(json.dumps(feed), encoding="utf-8")
-    done = update_here(home, "--from", str(second))
+    done = update_here(home, *flags, "--from", str(second))
     assert done.returncode == 0, done.stderr
     assert "64188" in done.stdout and "\x1b" not in done.stdout + done.stderr, done.stdout
+    return flags
 
 
-def _notice_in_tmux(tmux: TmuxServer, home: Path, session: str) -> str:
-    """Start the bare ``paperscope`` in a pane; the screen once the notice has shown."""
-    command = " ".join(shlex.quote(x) for x in paperscope())
+def _notice_in_tmux(tmux: TmuxServer, home: Path, session: str, flags: list[str]) -> str:
+    """Start ``paperscope FLAGS`` (the app) in a pane; the screen once the notice has shown."""
+    command = " ".join(shlex.quote(x) for x in paperscope(*flags))
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "36",
          f"env {HOME_ENV}={shlex.quote(str(home))} TERM=xterm-256color {command}")  # fmt: skip
     shown = wait_until(lambda: "bookmarked paper(s) moved" in tmux.capture(session), timeout=60)
@@ -86,14 +95,14 @@ def _notice_in_tmux(tmux: TmuxServer, home: Path, session: str) -> str:
 
 
 def test_a_hostile_feed_changes_no_clipboard_and_no_title(
-    tmp_path: Path, warm_home_copy: Path, tmux_server: TmuxServer
+    tmp_path: Path, tmux_server: TmuxServer
 ) -> None:
-    home = warm_home_copy
-    _hostile_update(tmp_path, home)
+    home = tmp_path / "home"
+    flags = _hostile_update(tmp_path, home)
     tmux = tmux_server
     tmux("new-session", "-d", "-s", "keep", "-x", "120", "-y", "36")
     tmux("set-option", "-s", "set-clipboard", "on")
-    screen = _notice_in_tmux(tmux, home, "news")
+    screen = _notice_in_tmux(tmux, home, "news", flags)
     meta = home / "data" / "feeds" / "icml2026" / "meta.json"
     stored = json.loads(meta.read_text(encoding="utf-8"))
     assert "PWNED" not in tmux("list-buffers")
@@ -107,7 +116,7 @@ def test_a_hostile_feed_changes_no_clipboard_and_no_title(
     )
     (meta.parent.parent / ".icml2026" / "seen").unlink()  # shown once: show it again
     tmux("kill-session", "-t", "news")
-    screen = _notice_in_tmux(tmux, home, "again")
+    screen = _notice_in_tmux(tmux, home, "again", flags)
     assert "PWNED" not in tmux("list-buffers")
     titles = tmux("list-panes", "-a", "-F", "#{pane_title}")
     assert "TITLE" not in titles, titles

@@ -171,16 +171,32 @@ NEXT_START_PAPERS = [
 """The source of the next start: three papers, so that its index builds in a moment."""
 
 
+def build_folders(home: Path) -> list[Path]:
+    """The temporary folders of index builds under way (or cut short) in ``home``."""
+    return list((home / "cache").glob("index.tmp-*"))
+
+
+def assert_building(shell: Shell) -> None:
+    """The index build is under way: its progress on screen and its folder made."""
+    wait_for(lambda: "building index" in shell.screen(), 120, showing(shell, "the build"))
+    assert wait_for(lambda: bool(build_folders(shell.home)), 30, "the build's folder")
+
+
 def assert_next_start_builds(home: Path) -> None:
     """The next start removes what the cut-short build left and builds a complete index.
 
     The next start is ``paperscope --no-bundled --source three.json index`` on the same
     home, in a process forked from the test's (:func:`~tests.helpers.faults_cli.forked_cli`):
     what the killed build left lies beside the index folder whatever catalogue it was of,
-    and every build clears away the folders of builds whose process is gone.
+    and every build clears away the folders of builds whose process is gone. That the
+    build was cut short shows in its folder made before the quit (:func:`assert_building`)
+    and no complete index after it; the folder itself may be gone: the quitting app kills
+    its build's child and ends at once, and the build's thread, woken by the child's end,
+    removes its folder if it gets to run before the process ends (on a loaded machine it
+    can, and a check that the folder was left would fail though the build was cut short).
     """
-    left = list((home / "cache").glob("index.tmp-*"))
-    assert left, "the build was not cut short"
+    left = build_folders(home)
+    assert indexfiles.read_marker(home / "cache" / "index") is None, "the build was not cut short"
     # A killed app whose shell died too is reaped by init a moment later; until then its
     # pid exists (a zombie) and its folder counts as a build still running.
     pids = [int(p.name.split("-")[1]) for p in left]
@@ -189,7 +205,7 @@ def assert_next_start_builds(home: Path) -> None:
     source.write_text(json.dumps(NEXT_START_PAPERS), encoding="utf-8")
     done = forked_cli("--no-bundled", "--source", str(source), "index", home=home, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert not list((home / "cache").glob("index.tmp-*"))
+    assert not build_folders(home)
     marker = indexfiles.read_marker(home / "cache" / "index")
     assert marker is not None and marker["doc_count"] == len(NEXT_START_PAPERS)
 
@@ -197,7 +213,7 @@ def assert_next_start_builds(home: Path) -> None:
 @CACHED
 def test_q_during_the_first_build_quits_at_once(shell: Shell) -> None:
     shell.run_app()
-    wait_for(lambda: "building index" in shell.screen(), 120, showing(shell, "the build"))
+    assert_building(shell)
     shell.keys("Escape")
     assert wait_for(lambda: "Search" in shell.screen(), 5)
     shell.keys("q")  # Esc then q: the app reads them as two keys even sent together
@@ -245,7 +261,7 @@ def test_ctrl_c_in_the_search_box_during_the_build_quits(shell: Shell) -> None:
 @CACHED
 def test_closing_the_terminal_mid_build_ends_the_app_and_its_build(shell: Shell) -> None:
     shell.run_app()
-    wait_for(lambda: "building index" in shell.screen(), 120, showing(shell, "the build"))
+    assert_building(shell)
     assert processes_using(shell.home)
     shell.close()  # the terminal goes away: SIGHUP
     assert wait_for(lambda: not processes_using(shell.home), 3), processes_using(shell.home)
