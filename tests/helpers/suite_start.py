@@ -4,9 +4,10 @@ Each worker imports every test module it collects, and pytest rewrites each one'
 before compiling it: parsing, the rewrite and the compilation were half of a worker's
 collection (~5.5 s of CPU of ~11 s for the suite's ~180 test modules, py-spy). pytest keeps
 the rewritten code in a ``.pyc`` of its own beside the module, and reads it back when it is
-as new as the source, but writes it only when Python may write bytecode; with
-``PYTHONDONTWRITEBYTECODE`` set (as on the machines here, and in a clean clone there is
-none yet) all three workers rewrote all the modules, every run.
+as new as the source, but writes it only when Python may write bytecode. With
+``PYTHONDONTWRITEBYTECODE`` set (as on the machines here) all three workers rewrote all
+the modules at every run; in CI (which unsets it) the clone is clean, and the three
+workers, started together, each rewrote every module another had not written yet.
 
 :func:`rewrite_for_workers` writes those files once, in the controller, before the workers
 start; each worker then reads them (a few milliseconds a module) and a module changed since
