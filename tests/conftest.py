@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ import pytest
 from index_builder.paths import HOME_ENV
 from tests.helpers.search_text_strategies import text_table_once
 from tests.helpers.shared_builds import build_bundled_home, build_once, copy_home, home_paths
+from tests.helpers.suite_start import modules_to_rewrite, rewrite_for_workers
 from tests.helpers.tmux import TmuxServer
 
 if TYPE_CHECKING:
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the app's modules once, before any worker or subprocess imports them.
+    """Compile the app's modules once, before any worker or subprocess imports them, and,
+    for xdist's workers, the tests' (:mod:`tests.helpers.suite_start`).
 
     With ``PYTHONDONTWRITEBYTECODE`` set (as on the machines here), every ``paperscope``
     the tests start would compile them again: ~70 ms a process, hundreds of processes.
@@ -41,6 +44,10 @@ def pytest_configure(config: pytest.Config) -> None:
     for package in ("index_builder", "tui"):
         # A read-only checkout only returns False: its modules compile as they are imported.
         compileall.compile_dir(root / package, quiet=2)
+    if config.getoption("numprocesses", None):
+        # The helpers, imported as they are (pytest rewrites the test modules and conftests).
+        compileall.compile_dir(root / "tests", quiet=2, rx=re.compile(r"(test_\w*|conftest)\.py$"))
+        rewrite_for_workers(config, modules_to_rewrite(root, config.args))
 
 
 @pytest.fixture(scope="session", autouse=True)
