@@ -129,7 +129,24 @@ def _paragraph(text: str) -> str:
     if not _NEEDS_LATEX.search(text):
         return _squeeze(pieces.restore(text))
     text = re.sub(r"(?<!\\)\$", r"\\$", text)
-    return _squeeze(pieces.restore(_checked(text, prepass.text)))
+    return _squeeze(pieces.restore(_text_mode(text)))
+
+
+def _text_mode(source: str) -> str:
+    """A paragraph's text-mode LaTeX by the pre-pass (:func:`_checked`).
+
+    When the pre-pass sent pylatexenc no span (most paragraphs), its words are not
+    looked for: it only drops braces and the names of text macros, and puts a sign for
+    a sign (``--``, ``~``, ``\\%``), so every word of the paragraph is in the output
+    (``test_a_paragraph_the_prepass_renders_alone_keeps_its_words``).
+    """
+    sent: list[str] = []
+
+    def span(part: str) -> str:
+        sent.append(part)
+        return latex.latex_text(part)
+
+    return _checked(source, lambda prepared: prepass.text(prepared, span), lambda: not sent)
 
 
 def _math(source: str) -> str:
@@ -144,8 +161,11 @@ def _math(source: str) -> str:
     return done
 
 
-def _checked(source: str, render_fn: Callable[[str], str]) -> str:
-    """Render with pylatexenc; fall back to plain cleanup if it fails or drops words."""
+def _checked(
+    source: str, render_fn: Callable[[str], str], kept: Callable[[], bool] = lambda: False
+) -> str:
+    """Render with pylatexenc; fall back to plain cleanup if it fails or drops words
+    (``kept``: True when the rendering kept every word by construction)."""
     prepared = _balance(
         _ESCAPED.sub(lambda m: m.group(0) if len(m.group(0)) == 2 else "\\%", source)
     )
@@ -153,7 +173,7 @@ def _checked(source: str, render_fn: Callable[[str], str]) -> str:
         out = render_fn(prepared)
     except Exception:
         return latex.plain_latex(prepared)
-    if _keeps_words(prepared, out):
+    if kept() or _keeps_words(prepared, out):
         return out
     return latex.plain_latex(prepared)
 
