@@ -26,9 +26,11 @@ _PH = re.compile("[\U000f0000-\U000ffffd]")
 _MARKUP = ("\\", "$", "*", "_", "`", "~", "{", "}", "[", '"', "--", "''")
 """What any markup needs: a text holding none of these is plain (most abstracts)."""
 _PARAGRAPH = re.compile(r"\n[ \t\f\v]*\n\s*")
+# Every kind starts with "$" or a backslash: looked for first, that one test at each
+# position spares trying the four kinds there (a third of the expression's time).
 _MATH = re.compile(
-    r"\$\$(.{1,1000}?)\$\$|\\\((.{1,1000}?)\\\)|\\\[(.{1,1000}?)\\\]"
-    r"|(?<!\\)\$((?:\\.|[^$\\]){1,1000})\$(?!\d)"
+    r"(?=[$\\])(?:\$\$(.{1,1000}?)\$\$|\\\((.{1,1000}?)\\\)|\\\[(.{1,1000}?)\\\]"
+    r"|(?<!\\)\$((?:\\.|[^$\\]){1,1000})\$(?!\d))"
 )
 _ESCAPED = re.compile(r"\\.|%", re.S)
 # What only pylatexenc handles once links, code, math and emphasis are set aside:
@@ -173,9 +175,9 @@ def _checked(
 ) -> str:
     """Render with pylatexenc; fall back to plain cleanup if it fails or drops words
     (``kept``: True when the rendering kept every word by construction)."""
-    prepared = _balance(
-        _ESCAPED.sub(lambda m: m.group(0) if len(m.group(0)) == 2 else "\\%", source)
-    )
+    if "%" in source:  # else every match would be put back as it is
+        source = _ESCAPED.sub(lambda m: m.group(0) if len(m.group(0)) == 2 else "\\%", source)
+    prepared = _balance(source) if "{" in source or "}" in source else source
     try:
         out = render_fn(prepared)
     except Exception:
