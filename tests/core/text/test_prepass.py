@@ -109,5 +109,5 @@ def test_a_paragraph_the_prepass_renders_alone_keeps_its_words(source: str) -> N
 
 def test_real_paragraphs_the_prepass_renders_alone_keep_their_words() -> None:
     alone = [p for p in latex_paragraphs() if _no_span_and_kept(p) is not None]
-    assert len(alone) >= 50
+    assert len(alone) >= 15  # 21 in the bundled data alone
     assert [p for p in alone if not _no_span_and_kept(p)] == []
