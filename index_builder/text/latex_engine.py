@@ -24,6 +24,7 @@ from index_builder.text.latex_macros import (
     SYMBOLS,
     TEXT_MACROS,
     script,
+    space_operators,
 )
 
 # Tolerant parsing logs every oddity of the input; for abstracts that is noise on stderr.
@@ -160,26 +161,13 @@ class _Renderer(LatexNodes2Text):
                 ):
                     out.append(" ")
         out.append(pending)
-        return _space_operators("".join(out))
+        return space_operators("".join(out))
 
 
 def _is_bare_macro(node: Any) -> bool:
     if not node.isNodeType(latexwalker.LatexMacroNode):
         return False
     return node.nodeargd is None or not any(node.nodeargd.argnlist or ())
-
-
-_OPERATOR = re.compile(r"(?<=\S)( ?)([←→↔⇐⇒⇔↦≤≥≠≈≡∼≃∈∉⊂⊆⊃⊇·×±∓∝])( ?)(?=\S)")
-
-
-def _space_operators(text: str) -> str:
-    """A relation or operator spaced on one side is spaced on both (``n →∞`` → ``n → ∞``)."""
-
-    def fix(match: re.Match[str]) -> str:
-        before, op, after = match.groups()
-        return f" {op} " if before != after else match.group(0)
-
-    return _OPERATOR.sub(fix, text)
 
 
 _local = threading.local()

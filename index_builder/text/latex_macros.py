@@ -6,6 +6,8 @@ fallback (:mod:`~index_builder.text.latex`) and the pre-pass; imports nothing he
 
 from __future__ import annotations
 
+import re
+
 _SUP = dict(
     zip(
         "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVWαβγδεθιφχ*′⊤",
@@ -58,3 +60,16 @@ def script(kind: str, body: str) -> str:
     if len(body) == 1:
         return kind + body
     return kind + "{" + body + "}"
+
+
+_OPERATOR = re.compile(r"(?<=\S)( ?)([←→↔⇐⇒⇔↦≤≥≠≈≡∼≃∈∉⊂⊆⊃⊇·×±∓∝])( ?)(?=\S)")
+
+
+def space_operators(text: str) -> str:
+    """A relation or operator spaced on one side is spaced on both (``n →∞`` → ``n → ∞``)."""
+
+    def fix(match: re.Match[str]) -> str:
+        before, op, after = match.groups()
+        return f" {op} " if before != after else match.group(0)
+
+    return _OPERATOR.sub(fix, text)

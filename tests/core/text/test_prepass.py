@@ -10,9 +10,12 @@ counted: a small part of the text, not the paragraphs.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index_builder.text import latex, prepass, render
 from tests.benchmarks.realtext import sample, sample_path
@@ -50,9 +53,9 @@ def latex_paragraphs() -> tuple[str, ...]:
     seen: list[str] = []
     original = prepass.text
 
-    def spy(source: str) -> str:
+    def spy(source: str, *span: Callable[[str], str]) -> str:
         seen.append(source)
-        return original(source)
+        return original(source, *span)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(prepass, "text", spy)
@@ -80,3 +83,31 @@ def test_pylatexenc_sees_spans_not_paragraphs() -> None:
         prepass.text(paragraph, counting)
     share = sum(map(len, parsed)) / sum(map(len, paragraphs))
     assert share < 0.1, f"pylatexenc parsed {share:.0%} of the paragraphs' characters"
+
+
+_PIECES = [
+    *["word", "Ünï", "x2", " ", "\n", "é", "ǣ", "²", "ﬁ", "α", "\u0301", "İ", "ß", "Ϲ", "ø"],
+    *["--", "---", "~", "``", "''", "!`", "?`", "{", "}", "a{}b", "-", "'", "`", "!", "?"],
+    *["\\%", "\\&", "\\_", "\\#", "\\$", "\\{", "\\}", "\\ ", "\\textbf{", "\\emph{", "\\mbox{"],
+]
+
+
+def _no_span_and_kept(source: str) -> bool | None:
+    """Whether the words of ``source`` are kept, when the pre-pass sent no span (else None)."""
+    prepared = render._balance(source)
+    sent: list[str] = []
+    out = prepass.text(prepared, lambda part: sent.append(part) or latex.latex_text(part))
+    return None if sent else render._keeps_words(prepared, out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_a_paragraph_the_prepass_renders_alone_keeps_its_words(source: str) -> None:
+    # The renderer does not look for the words of such a paragraph (render._text_mode).
+    assert _no_span_and_kept(source) is not False
+
+
+def test_real_paragraphs_the_prepass_renders_alone_keep_their_words() -> None:
+    alone = [p for p in latex_paragraphs() if _no_span_and_kept(p) is not None]
+    assert len(alone) >= 15  # 21 in the bundled data alone
+    assert [p for p in alone if not _no_span_and_kept(p)] == []

@@ -135,7 +135,11 @@ def test_pylatexenc_is_imported_for_the_first_span_it_renders_and_not_before() -
         "'Plain words – a dash, “quotes” and 50% of it.'\n"
     )
     assert not [m for m in plain if m.startswith("pylatexenc")]
-    math = modules_after(
+    plain_math = modules_after(
         "from index_builder.text.render import render\nassert render('$x^2$') == 'x²'\n"
+    )
+    assert not [m for m in plain_math if m.startswith("pylatexenc")]
+    math = modules_after(
+        "from index_builder.text.render import render\nassert render('$\\\\alpha^2$') == 'α²'\n"
     )
     assert "pylatexenc" in math
