@@ -12,7 +12,7 @@ from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.worker import WorkerError
+from textual.worker import Worker, WorkerError
 
 from tests.helpers.waiting import describe
 from tui.app import PaperScopeApp
@@ -31,23 +31,35 @@ def main(pilot: Pilot[int]) -> MainScreen:
     return screen
 
 
-async def settle(pilot: Pilot[int]) -> None:
-    """Wait until the workers are done and their messages handled."""
-    for _ in range(3):
+QUIET_PAUSES = 3
+"""Pauses in a row with no worker busy after which the app counts as settled."""
+
+
+def busy_workers(pilot: Pilot[int]) -> list[Worker[object]]:
+    """The app's workers still running, but the start-up one (a first run may hold it on
+    purpose: never waited for)."""
+    return [w for w in pilot.app.workers if w.group != "load" and not w.is_finished]
+
+
+async def settle(pilot: Pilot[int], timeout: float = 60.0) -> None:
+    """Wait until the workers are done and their messages handled (three pauses in a row
+    with none busy), then until the paper view shows the paper under the cursor."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < QUIET_PAUSES:
         await pilot.pause()
-        for _attempt in range(5):
-            # The start-up worker may be held on purpose (a first run); never wait for it.
-            busy = [w for w in pilot.app.workers if w.group != "load" and not w.is_finished]
-            if not busy:
-                break
-            try:
-                await pilot.app.workers.wait_for_complete(busy)
-                break
-            except WorkerError:  # one was still being started: look again
-                await pilot.pause(0.01)
-        # A frame passes (pause() ends with a screen update): the view follows the list a
-        # frame later, and what that starts is looked for in the next round.
-        await pilot.pause()
+        busy = busy_workers(pilot)
+        if not busy:
+            quiet += 1
+            continue
+        quiet = 0
+        if time.monotonic() > deadline:
+            names = ", ".join(sorted({w.name or w.group for w in busy}))
+            raise AssertionError(f"gave up after {timeout:g} s waiting for workers: {names}")
+        try:
+            await pilot.app.workers.wait_for_complete(busy)
+        except WorkerError:  # one was still being started: look again
+            await pilot.pause(0.01)
     await view_follows(pilot)
 
 

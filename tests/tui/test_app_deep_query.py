@@ -4,8 +4,7 @@ RecursionError and silently left the previous results on screen."""
 
 from __future__ import annotations
 
-from tests.helpers.tui_helpers import AppFactory
-from tests.helpers.tui_quiet import ready, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, type_query
 
 DEEP = "NOT " * 600 + "diffusion"
 

@@ -24,8 +24,7 @@ from index_builder.model import Paper
 from index_builder.paths import Paths, bundled_sources
 from tests.helpers.held_index import UnbuiltIndex
 from tests.helpers.shared_builds import home_paths
-from tests.helpers.tui_helpers import main, until
-from tests.helpers.tui_quiet import settle, type_query
+from tests.helpers.tui_helpers import main, settle, type_query, until
 from tui.app import PaperScopeApp
 from tui.lifecycle.loading import Preload
 from tui.screens.main.search_flow import SearchFlow

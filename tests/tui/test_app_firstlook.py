@@ -14,8 +14,7 @@ from index_builder.catalogue.load import Catalogue
 from index_builder.model import Paper
 from index_builder.paths import Paths
 from tests.helpers.held_index import UnbuiltIndex
-from tests.helpers.tui_helpers import main, rendered_text
-from tests.helpers.tui_quiet import settle
+from tests.helpers.tui_helpers import main, rendered_text, settle
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
 from tui.shared.context import Context

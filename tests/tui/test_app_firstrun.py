@@ -7,8 +7,7 @@ from pathlib import Path
 
 from index_builder.search.engine import SearchIndex
 from tests.helpers.held_index import GatedIndex
-from tests.helpers.tui_helpers import AppFactory, main
-from tests.helpers.tui_quiet import settle, type_query
+from tests.helpers.tui_helpers import AppFactory, main, settle, type_query
 
 
 class BrokenIndex:

@@ -9,8 +9,15 @@ from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.dismissed import Dismissals
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.notices import Notices
-from tests.helpers.tui_helpers import AppFactory, main, rendered_text, until
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
 

@@ -8,8 +8,7 @@ from textual.widgets import Static
 
 from index_builder.model import SearchResult
 from tests.helpers.notices import Notices
-from tests.helpers.tui_helpers import AppFactory, rendered_text, until
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query, until
 from tui.screens.help import HelpScreen
 from tui.screens.main.screen import MainScreen
 from tui.screens.reading_list.dialogs import ExportDialog

@@ -41,10 +41,11 @@ from tests.helpers.tui_helpers import (
     rebuilt,
     record_index_states,
     rendered_text,
+    settle,
     states_at_catalogue_builds,
+    type_query,
     until,
 )
-from tests.helpers.tui_quiet import settle, type_query
 from tui.app import PaperScopeApp
 from tui.commands.update import LOADING
 from tui.screens.join_dialog import JoinDialog, JoinPicker

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from textual import events
 
-from tests.helpers.tui_helpers import AppFactory, rendered_text
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, rendered_text, settle, type_query
 from tui.screens.help import HelpScreen
 from tui.screens.main.searching import like_query
 from tui.widgets.paper_view import PaperView

@@ -10,8 +10,15 @@ import tui.shared.clipboard
 from index_builder.model import Paper
 from index_builder.readinglist.bookmark import Bookmark
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.tui_helpers import AppFactory, main, rendered_text, until
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tui.shared.config import Config
 
 

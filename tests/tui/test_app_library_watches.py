@@ -13,8 +13,7 @@ from index_builder.readinglist.library import Library
 from index_builder.readinglist.library_entry import LibraryEntry
 from index_builder.readinglist.store import ReadingList
 from index_builder.readinglist.watches import Watches
-from tests.helpers.tui_helpers import AppFactory, main, rendered_text
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tui.screens.watches import WatchesScreen
 from tui.widgets.did_you_mean import DidYouMean
 

@@ -3,8 +3,7 @@ an index build running, is ``tests/faults/test_quit.py``)."""
 
 from __future__ import annotations
 
-from tests.helpers.tui_helpers import AppFactory, main
-from tests.helpers.tui_quiet import ready, type_query
+from tests.helpers.tui_helpers import AppFactory, main, ready, type_query
 
 
 async def test_ctrl_c_quits_even_while_typing_in_the_search_box(make_app: AppFactory) -> None:

@@ -10,8 +10,7 @@ import tui.widgets.paper_view
 from index_builder.catalogue.load import Catalogue
 from index_builder.model import SortKey
 from index_builder.paths import Paths
-from tests.helpers.tui_helpers import rendered_text
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import ready, rendered_text, settle, type_query
 from tui.app import PaperScopeApp
 from tui.shared.config import Config
 from tui.shared.context import Context

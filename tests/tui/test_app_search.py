@@ -8,9 +8,8 @@ import pytest
 
 from index_builder.model import Hit, Paper, SearchResult
 from index_builder.search.facets import FACETS, facet_values, sort_key
-from tests.helpers.tui_helpers import AppFactory, main, rendered_text
+from tests.helpers.tui_helpers import AppFactory, main, ready, rendered_text, settle, type_query
 from tests.helpers.tui_prebuilt import index_into
-from tests.helpers.tui_quiet import ready, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.widgets.did_you_mean import DidYouMean
 from tui.widgets.facet_panel import FacetPanel

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from tests.helpers.tui_helpers import AppFactory, highlighted_command, main, rendered_text, until
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    highlighted_command,
+    main,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tests.helpers.tui_papers import HOSTILE_TITLE
-from tests.helpers.tui_quiet import ready, settle, type_query
 from tui.commands.keys import ActionCommands
 from tui.screens.help import HelpScreen
 from tui.shared.config import Config, load_config

@@ -21,9 +21,10 @@ from tests.helpers.tui_helpers import (
     rebuilt,
     record_index_states,
     rendered_text,
+    settle,
     states_at_catalogue_builds,
+    type_query,
 )
-from tests.helpers.tui_quiet import settle, type_query
 from tui.app import PaperScopeApp
 from tui.commands.update import LOADING
 from tui.shared.config import Config

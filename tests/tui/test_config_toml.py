@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.tui_helpers import AppFactory
-from tests.helpers.tui_quiet import ready
+from tests.helpers.tui_helpers import AppFactory, ready
 from tui.shared.config import ConfigNotSaved, load_config, save_theme, save_timezone
 
 KEYMAP = '\n# my keys\n[keymap]\nquit = "ctrl+q"  # keep\n'

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from index_builder.readinglist.store import ReadingList
-from tests.helpers.tui_helpers import AppFactory
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.screens.reading_list.screen import ReadingListScreen
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers.tui_helpers import AppFactory
-from tests.helpers.tui_quiet import ready, settle
+from tests.helpers.tui_helpers import AppFactory, ready, settle
 from tui.screens.main.history import SearchHistory
 from tui.shared.background import flush
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from textual.widgets import Footer
 
 from index_builder.model import SearchResult
-from tests.helpers.tui_helpers import AppFactory
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, settle, type_query
 from tui.screens.main.screen import MainScreen
 
 

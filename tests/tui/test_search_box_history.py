@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from tests.helpers.tui_helpers import AppFactory, until
-from tests.helpers.tui_quiet import ready, type_query
+from tests.helpers.tui_helpers import AppFactory, ready, type_query, until
 from tui.widgets.result_list import ResultList
 from tui.widgets.search_box import SearchBox
 

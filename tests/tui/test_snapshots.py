@@ -12,8 +12,7 @@ from textual.pilot import Pilot
 
 from index_builder.search.engine import SearchIndex
 from tests.helpers.held_index import GatedIndex
-from tests.helpers.tui_helpers import AppFactory, main, until
-from tests.helpers.tui_quiet import ready, settle, type_query
+from tests.helpers.tui_helpers import AppFactory, main, ready, settle, type_query, until
 
 
 async def fixed_time(pilot: Pilot[int]) -> None:

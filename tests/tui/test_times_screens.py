@@ -14,9 +14,16 @@ from textual.widgets import DataTable, Input, Static
 from index_builder.model import Event, Paper
 from index_builder.readinglist.store import ReadingList
 from tests.helpers.notices import Notices
-from tests.helpers.tui_helpers import AppFactory, highlighted_command, rendered_text, until
+from tests.helpers.tui_helpers import (
+    AppFactory,
+    highlighted_command,
+    ready,
+    rendered_text,
+    settle,
+    type_query,
+    until,
+)
 from tests.helpers.tui_prebuilt import index_into
-from tests.helpers.tui_quiet import ready, settle, type_query
 from tui.screens.main.screen import MainScreen
 from tui.screens.whats_on import WhatsOnScreen
 from tui.shared.config import load_config

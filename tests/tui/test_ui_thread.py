@@ -22,8 +22,7 @@ import pytest
 
 import index_builder.atomic as atomic
 from index_builder.citations import styles
-from tests.helpers.tui_helpers import AppFactory, main
-from tests.helpers.tui_quiet import ready, settle
+from tests.helpers.tui_helpers import AppFactory, main, ready, settle
 from tui.shared.background import flush
 
 

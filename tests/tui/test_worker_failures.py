@@ -12,9 +12,8 @@ import pytest
 from index_builder.model import Paper
 from index_builder.search.engine import SearchIndex
 from index_builder.search.whoosh_query import QueryBuilder
-from tests.helpers.tui_helpers import AppFactory
+from tests.helpers.tui_helpers import AppFactory, ready, settle, type_query
 from tests.helpers.tui_prebuilt import copy_index
-from tests.helpers.tui_quiet import ready, settle, type_query
 from tui.lifecycle import failures
 from tui.lifecycle.failures import LOG_NAME, log_error
 
