@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -56,10 +57,13 @@ def _write(config: pytest.Config, files: Iterable[Path]) -> int:
 
 def rewrite_ahead(config: pytest.Config, folder: Path, processes: int = 2) -> int:
     """Write pytest's rewritten copy of every test module and conftest under ``folder``
-    that lacks a fresh one, in ``processes`` processes (forked); the number this process
-    wrote. Nothing when assertions are not rewritten (``--assert=plain``)."""
+    that lacks a fresh one, in ``processes`` processes (forked; one while other threads
+    run, which a fork would leave holding their locks); the number this process wrote.
+    Nothing when assertions are not rewritten (``--assert=plain``)."""
     if config.getoption("assertmode") != "rewrite":
         return 0
+    if threading.active_count() > 1:
+        processes = 1
     files = rewrite_candidates(config, folder)
     shares = [files[i::processes] for i in range(max(processes, 1))]
     children = []
