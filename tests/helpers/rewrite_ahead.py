@@ -4,8 +4,8 @@ pytest rewrites the ``assert`` statements of every test module and conftest it i
 and keeps the result in a ``__pycache__/*.pyc`` of its own; with
 ``PYTHONDONTWRITEBYTECODE`` set (as on the machines here) it writes none, and on a clean
 clone there is none yet. So each of the three workers rewrote the 184 modules again:
-~5 s of a worker's ~8 s of CPU to collect the suite, measured with
-``pytest --collect-only -q tests`` with and without the files (see docs/test-suite.md).
+~6 s of a worker's ~9 s of CPU to collect the suite, measured with
+``pytest --collect-only -q tests`` with and without the files (docs/test-suite.md).
 pytest reads such a file whether or not it may write one, and checks it against the
 source's time and size, so written once by the controller, every worker loads it.
 """
