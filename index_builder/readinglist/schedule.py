@@ -211,14 +211,18 @@ def clashes(
     """For each bookmark with a clash, by ``paper_id``, the bookmarks it clashes with."""
     groups = [g for g in group_sessions(bookmarks, lookup) if g.starts is not None]
     found: dict[str, tuple[Bookmark, ...]] = {}
+    # Each bookmark's rivals as a set beside the tuple: with a whole list bookmarked, a
+    # scan of the tuple for each rival made the calendar's export quadratic.
+    seen: dict[str, set[Bookmark]] = {}
     for group in groups:
         rivals = tuple(
             b for o in groups if o is not group and _overlap(group, o) for b in o.bookmarks
         )
         if rivals:
             for bm in group.bookmarks:
-                known = found.get(bm.paper_id, ())
+                known = seen.setdefault(bm.paper_id, set())
                 new = tuple(r for r in rivals if r not in known and r.paper_id != bm.paper_id)
-                if known or new:
-                    found[bm.paper_id] = known + new
+                if new:
+                    found[bm.paper_id] = found.get(bm.paper_id, ()) + new
+                    known.update(new)
     return found

@@ -17,6 +17,7 @@ from index_builder.paths import HOME_ENV
 from index_builder.readinglist.store import ReadingList
 from index_builder.readinglist.zotero import ZoteroConnector, ZoteroError
 from tests.helpers.cli import run_cli
+from tests.helpers.cli_cut import bundled_cut, cut_flags
 from tests.helpers.zotero_server import fake_zotero
 from tests.tui.cli.test_cli_readinglist import make_ctx, rl
 from tui.cli import zotero as cli_zotero
@@ -112,18 +113,24 @@ def test_zotero_absent_is_one_line(ctx: Context, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == f"paperscope: Zotero is not running (127.0.0.1:{port})\n"
 
 
-def test_end_to_end_from_the_config(warm_home_copy: Path, tmp_path: Path) -> None:
-    """The command as a user runs it: bookmarks, then ``zotero send`` with the config's URL."""
-    env = {"PATH": "/usr/bin:/bin", HOME_ENV: str(warm_home_copy), "PYTHONPATH": sys.path[0]}
+def test_end_to_end_from_the_config(tmp_path: Path) -> None:
+    """The command as a user runs it: bookmarks, then ``zotero send`` with the config's URL.
+
+    The home's only source is the bundled table's rows of the bookmarked paper: each
+    process read the bundled 6,628 papers from the cache first (and the test copied the
+    shared home's cache and index), for a send that reads the one bookmark."""
+    home = tmp_path / "home"
+    flags = cut_flags(bundled_cut(tmp_path / "cut", ["65617"]))
+    env = {"PATH": "/usr/bin:/bin", HOME_ENV: str(home), "PYTHONPATH": sys.path[0]}
 
     def paperscope(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tui", *argv], env=env, text=True,
+        return subprocess.run([sys.executable, "-m", "tui", *flags, *argv], env=env, text=True,
                               capture_output=True, timeout=300)  # fmt: skip
 
     # The bookmark is set-up (in this process); ``zotero send`` runs as a user runs it.
-    assert run_cli("reading-list", "add", "65617", home=warm_home_copy).returncode == 0
+    assert run_cli(*flags, "reading-list", "add", "65617", home=home).returncode == 0
     with fake_zotero() as fake:
-        config = warm_home_copy / "config" / "config.toml"
+        config = home / "config" / "config.toml"
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text(f'zotero_url = "{fake.url}"\n', encoding="utf-8")
         done = paperscope("zotero", "send")
