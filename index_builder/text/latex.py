@@ -17,7 +17,7 @@ from index_builder.text.latex_macros import (
     PLAIN_MACROS,
     SILENT_MACROS,
     TEXT_MACROS,
-    script,
+    scripted,
     space_operators,
 )
 
@@ -62,17 +62,8 @@ def plain_math(source: str) -> str | None:
     if _NOT_PLAIN_MATH.search(source):
         return None
     out: list[str] = []
-    pending = ""
-    for char in source:
-        if pending and not char.isspace():
-            out.append(script(pending, char))
-            pending = ""
-        elif char in "^_" and not pending:
-            pending = char
-        elif not pending:
-            out.append(char)
-    out.append(pending)
-    return space_operators("".join(out)).strip()
+    pending = scripted(source, out, "")
+    return space_operators("".join(out) + pending).strip()
 
 
 _FORMAT_NAMES = frozenset(

@@ -24,6 +24,7 @@ from index_builder.text.latex_macros import (
     SYMBOLS,
     TEXT_MACROS,
     script,
+    scripted,
     space_operators,
 )
 
@@ -136,14 +137,7 @@ class _Renderer(LatexNodes2Text):
         nodes = [n for n in nodelist if n is not None]
         for i, node in enumerate(nodes):
             if node.isNodeType(latexwalker.LatexCharsNode):
-                for char in node.chars:
-                    if pending and not char.isspace():
-                        out.append(script(pending, char))
-                        pending = ""
-                    elif char in "^_" and not pending:
-                        pending = char
-                    elif not pending:
-                        out.append(char)
+                pending = scripted(node.chars, out, pending)
                 continue
             text = str(self.node_to_text(node))
             if pending:

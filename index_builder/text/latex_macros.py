@@ -62,6 +62,20 @@ def script(kind: str, body: str) -> str:
     return kind + "{" + body + "}"
 
 
+def scripted(chars: str, out: list[str], pending: str) -> str:
+    """Append ``chars`` of math mode to ``out``: a ``^``/``_`` (``pending``, carried in and
+    returned) scripts the next character that is not a space, the spaces between dropped."""
+    for char in chars:
+        if pending and not char.isspace():
+            out.append(script(pending, char))
+            pending = ""
+        elif char in "^_" and not pending:
+            pending = char
+        elif not pending:
+            out.append(char)
+    return pending
+
+
 _OPERATOR = re.compile(r"(?<=\S)( ?)([←→↔⇐⇒⇔↦≤≥≠≈≡∼≃∈∉⊂⊆⊃⊇·×±∓∝])( ?)(?=\S)")
 
 
