@@ -127,16 +127,13 @@ class KeptPapers:
         written): a later build offered that catalogue is served from it."""
         if not self.made or (not self.rewritten and len(self.made) != len(self.inputs)):
             return
-        at = {id(paper): n for n, paper in enumerate(catalogue.papers)}
+        at = _places(catalogue)
         places = [
             at.get(id(paper), -1) if self.rewritten or served else -1
             for (_, paper), served in zip(self.made, self.served, strict=True)
         ]
         noted = {} if self.rewritten else _read_into(self.file, self.stamp)
-        noted.pop(catalogue.fingerprint, None)
-        noted[catalogue.fingerprint] = places
-        kept = dict(list(noted.items())[-INTO_KEPT:])
-        write_pickle(_into_file(self.file), (_INTO, self.stamp, kept))
+        _write_into(self.file, self.stamp, noted, catalogue.fingerprint, places)
 
     def _stored_paper(self, index: int) -> Paper | None:
         """The stored paper of row ``index``, its chunk unpickled when first asked for;
@@ -195,23 +192,17 @@ def carried_over(file: Path, after: Catalogue) -> None:
     ``after`` when it is there as the same object (none where it was made again), so a
     later build offered ``after`` is served from it as from a built one."""
     before = _OFFERED.get()
-    try:
-        magic, stamp, noted = read_pickle(_into_file(file))
-    except Exception:  # none noted, or damaged: the stored papers serve
-        return
-    ok = magic == _INTO and isinstance(noted, dict) and before is not None
-    places = noted.get(before.fingerprint) if ok and before is not None else None
+    stamp, noted = _noted(file)
+    places = noted.get(before.fingerprint) if before is not None else None
     if before is None or not isinstance(places, list):
         return
-    at = {id(paper): n for n, paper in enumerate(after.papers)}
+    at = _places(after)
     papers = before.papers
-    noted.pop(after.fingerprint, None)
-    noted[after.fingerprint] = [
+    moved = [
         at.get(id(papers[n]), -1) if isinstance(n, int) and 0 <= n < len(papers) else -1
         for n in places
     ]
-    kept = dict(list(noted.items())[-INTO_KEPT:])
-    write_pickle(_into_file(file), (_INTO, stamp, kept))
+    _write_into(file, stamp, noted, after.fingerprint, moved)
 
 
 def kept() -> KeptPapers | None:
@@ -272,14 +263,35 @@ def _into_file(file: Path) -> Path:
     return file.with_suffix(".into.pickle")
 
 
+def _noted(file: Path) -> tuple[bytes, dict[str, list[int]]]:
+    """The note's stamp and its places by catalogue fingerprint; ``(b"", {})`` if none."""
+    try:
+        magic, stamp, noted = read_pickle(_into_file(file))
+    except Exception:  # none noted, or damaged: the stored papers serve
+        return b"", {}
+    ok = magic == _INTO and isinstance(stamp, bytes) and isinstance(noted, dict)
+    return (stamp, dict(noted)) if ok else (b"", {})
+
+
 def _read_into(file: Path, stamp: bytes) -> dict[str, list[int]]:
     """The places noted for the papers stored with ``stamp``, by catalogue fingerprint."""
-    try:
-        magic, noted_stamp, noted = read_pickle(_into_file(file))
-    except Exception:  # none noted, or damaged: the stored papers serve
-        return {}
-    ok = magic == _INTO and bool(stamp) and noted_stamp == stamp and isinstance(noted, dict)
-    return dict(noted) if ok else {}
+    noted_stamp, noted = _noted(file)
+    return noted if stamp and noted_stamp == stamp else {}
+
+
+def _write_into(
+    file: Path, stamp: bytes, noted: dict[str, list[int]], fingerprint: str, places: list[int]
+) -> None:
+    """Note ``places`` for ``fingerprint``, the newest of :data:`INTO_KEPT` catalogues."""
+    noted.pop(fingerprint, None)
+    noted[fingerprint] = places
+    kept = dict(list(noted.items())[-INTO_KEPT:])
+    write_pickle(_into_file(file), (_INTO, stamp, kept))
+
+
+def _places(catalogue: Catalogue) -> dict[int, int]:
+    """Each paper's place in ``catalogue``, by the paper object's identity."""
+    return {id(paper): n for n, paper in enumerate(catalogue.papers)}
 
 
 def _offered_papers(file: Path, stamp: bytes, rows: int) -> list[Paper | None] | None:
