@@ -127,24 +127,23 @@ def moment_from(
     if day is None and at is None:
         return here
     which = _day(day, days, here.date()) if day else _day_for_an_hour(days, shown, here.date())
-    try:
-        hour = _clock(at) if at else time(0, 0)
-    except ValueError:
-        raise ValueError(f"--at {at!r} is not an hour like 10:30") from None
-    return datetime.combine(which, hour, tzinfo=zone)
+    return datetime.combine(which, _hour(at) if at else time(0, 0), tzinfo=zone)
+
+
+def check_day_and_hour(day: str | None, at: str | None) -> None:
+    """Raise :func:`moment_from`'s ``ValueError`` for a ``day`` or ``at`` that is wrong
+    whatever the conference's days: a command can refuse it before reading the catalogue."""
+    if day is not None and _weekday(day) is None:
+        _iso_day(day)
+    if at:
+        _hour(at)
 
 
 def _day(text: str, days: Sequence[date], today: date) -> date:
     """The date ``text`` names: ISO, or a weekday within the conference ``days``."""
-    named = text.strip().lower().rstrip(".")
-    weekday = next(
-        (i for i, n in enumerate(WEEKDAYS) if len(named) >= 3 and n.startswith(named)), None
-    )
+    weekday = _weekday(text)
     if weekday is None:
-        try:
-            return date.fromisoformat(text.strip())
-        except ValueError:
-            raise ValueError(f"--day {text!r} is not a day like wed or 2026-07-08") from None
+        return _iso_day(text)
     if not days:  # no conference dates known: that weekday from today on
         return today + timedelta(days=(weekday - today.weekday()) % 7)
     found = [d for d in days if d.weekday() == weekday]
@@ -164,17 +163,29 @@ def _day_for_an_hour(days: Sequence[date], shown: date | None, today: date) -> d
     return next((d for d in days if d >= today), days[0])
 
 
-def _clock(text: str) -> time:
+def _weekday(text: str) -> int | None:
+    """The weekday (0 for Monday) ``text`` names (``wed``, ``Wednesday.``), else ``None``."""
+    named = text.strip().lower().rstrip(".")
+    found = (i for i, n in enumerate(WEEKDAYS) if len(named) >= 3 and n.startswith(named))
+    return next(found, None)
+
+
+def _iso_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"--day {text!r} is not a day like wed or 2026-07-08") from None
+
+
+def _hour(text: str) -> time:
     hours, sep, minutes = text.strip().partition(":")
-    if (
-        not sep
-        or not (hours + minutes).isascii()
-        or not hours.isdigit()
-        or not minutes.isdigit()
-        or len(minutes) != 2
-    ):
-        raise ValueError(text)
-    return time(int(hours), int(minutes))
+    digits = (hours + minutes).isascii() and hours.isdigit() and minutes.isdigit()
+    try:
+        if sep and digits and len(minutes) == 2:
+            return time(int(hours), int(minutes))
+    except ValueError:  # 25:00
+        pass
+    raise ValueError(f"--at {text!r} is not an hour like 10:30")
 
 
 def group_lines(group: SessionGroup, lead: str = "  ") -> list[str]:

@@ -22,6 +22,7 @@ from index_builder.readinglist.agenda import (
     agenda_lines,
     agenda_zone,
     by_day,
+    check_day_and_hour,
     conference_days,
     day_heading,
     moment_from,
@@ -59,9 +60,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    """Print the agenda; 1 when the reading list cannot be read, 2 for a bad day or hour."""
+    """Print the agenda; 1 when the reading list cannot be read, 2 for a bad day, hour or site."""
     from tui.cli.reading_list import open_list, refreshed
 
+    # Arguments wrong whatever the catalogue holds are refused before it is read (the
+    # whole catalogue, at three venues some 20,000 papers).
+    if args.site is not None and not _known_site(args.site):
+        error(f"--site {args.site!r} is no city of a known venue ({', '.join(_sites())})")
+        return 2
+    try:
+        check_day_and_hour(args.day, args.at)
+    except ValueError as exc:
+        error(str(exc))
+        return 2
     setting = zone_setting(ctx)
     try:
         store = open_list(ctx)
@@ -75,9 +86,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         return 1
     groups = group_sessions(bookmarks, ctx.catalogue().get, setting)
     if args.site is not None:
-        if not _known_site(args.site):
-            error(f"--site {args.site!r} is no city of a known venue ({', '.join(_sites())})")
-            return 2
         groups = of_site(groups, args.site)
     zone = agenda_zone(groups, setting)
     held = conference_days(ctx.catalogue().papers, zone) if args.day or args.at else ()

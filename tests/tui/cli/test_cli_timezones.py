@@ -136,6 +136,24 @@ def test_agenda_at_a_moment(tz_home: Path, capsys: pytest.CaptureFixture[str]) -
     assert cli(["agenda", "--at", "25:00"]) == 2
 
 
+def test_a_wrong_hour_day_or_site_is_refused_before_the_catalogue_is_read(
+    tz_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wrong = {
+        ("--at", "25:00"): "--at '25:00' is not an hour like 10:30",
+        ("--at", "10h30"): "--at '10h30' is not an hour like 10:30",
+        ("--day", "8 July", "--at", "11:00"): "--day '8 July' is not a day like wed or 2026-07-08",
+        ("--site", "Narnia"): "--site 'Narnia' is no city of a known venue",
+    }
+    for argv, message in wrong.items():
+        assert cli(["agenda", *argv]) == 2, argv
+        assert message in capsys.readouterr().err
+    # Refused from the arguments alone: no catalogue was read, so none was built and kept.
+    assert not list((tz_home / "cache").glob("catalogue-*"))
+    assert cli(["agenda", "--at", "10:30"]) == 0
+    assert list((tz_home / "cache").glob("catalogue-*"))
+
+
 def test_agenda_with_nothing_bookmarked(tz_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = out_of(capsys, "agenda")
     assert out.startswith("No bookmarks yet") and "nothing on your list is running" in out
