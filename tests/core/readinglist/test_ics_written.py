@@ -12,6 +12,7 @@ import pytest
 from index_builder.model import Event, Paper
 from index_builder.readinglist import ics
 from index_builder.readinglist.bookmark import Bookmark
+from index_builder.readinglist.schedule import clashes
 
 NOW = datetime(2026, 12, 2, 19, 30, 7, tzinfo=UTC)
 # "SUMMARY:" is 8 octets: titles of 64 to 70 octets make lines of 72 to 78 around the fold
@@ -66,3 +67,21 @@ def test_the_file_is_what_icalendar_writes(monkeypatch: pytest.MonkeyPatch) -> N
     assert {len(line.encode()) for line in lines if line.startswith("SUMMARY:")} >= {72, 73, 74}
     assert sum(line.startswith(" ") for line in lines) > len(TITLES)  # folded lines
     assert text.count("BEGIN:VEVENT") == len(TITLES) + 1  # the oral's talk and poster
+
+
+def test_a_rival_of_both_of_an_orals_events_is_named_once() -> None:
+    """The talk and the poster both overlap one long session: its paper is one rival."""
+    oral = papers()[0]
+    long_one = Paper(
+        id="w1",
+        title="A workshop paper",
+        session="Workshop",
+        starts_at="2026-07-06T08:00:00-07:00",
+        ends_at="2026-07-06T23:00:00-07:00",
+    )
+    listed = [oral, long_one]
+    lookup = {p.id: p for p in listed}.get
+    marks = [Bookmark.from_paper(p) for p in listed]
+    assert [b.paper_id for b in clashes(marks, lookup)[oral.id]] == ["w1"]
+    text = ics.to_ics(marks, now=NOW, lookup=lookup).replace("\r\n ", "")
+    assert text.count("Clashes with: A workshop paper (Workshop)\r\n") == 2  # talk, poster
