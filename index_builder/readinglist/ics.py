@@ -24,10 +24,13 @@ from index_builder.times import event_place
 from index_builder.venues import session_zone
 
 if TYPE_CHECKING:
+    from icalendar import Calendar, vDatetime
     from icalendar import Event as VEvent
 
 PRODID = "-//PaperScope//Reading list//EN"
 _MAX_CLASH_NAMES = 5
+# icalendar folds a content line of this many octets or more (into lines of at most 74).
+_FOLD_AT = 75
 # C0 controls but the newline, DEL, C1 controls and the Unicode line separators: parsers
 # split lines on some of them (a translation table: one C call per text, not one per char).
 _DROPPED = dict.fromkeys(
@@ -77,10 +80,23 @@ def _uid_key(bm: Bookmark, event: Event, seen: set[str]) -> str:
     return key
 
 
+class _Times(dict[datetime, "vDatetime"]):
+    """icalendar's value of each UTC time, made once: a list's events share a few session
+    times and one stamp, and making the value (its parameters, its zone) is most of the
+    cost of adding it. A value is only read when the calendar is written."""
+
+    def __missing__(self, moment: datetime) -> vDatetime:
+        from icalendar import vDatetime
+
+        made = self[moment] = vDatetime(moment.astimezone(UTC))
+        return made
+
+
 def _vevent(
     bm: Bookmark,
     event: Event,
     key: str,
+    times: _Times,
     stamp: datetime,
     rival_map: dict[str, tuple[Bookmark, ...]],
 ) -> VEvent | None:
@@ -98,10 +114,10 @@ def _vevent(
     title = bm.copy.title or bm.paper_id
     out = VEvent()
     out.add("uid", event_uid(key))
-    out.add("dtstamp", stamp)
-    out.add("dtstart", starts.astimezone(UTC))
+    out.add("dtstamp", times[stamp])
+    out.add("dtstart", times[starts])
     if ends is not None and ends > starts:
-        out.add("dtend", ends.astimezone(UTC))
+        out.add("dtend", times[ends])
     out.add("summary", clean_ics_text(f"Talk: {title}" if event.kind == "oral" else title))
     if location := _location(event):
         out.add("location", clean_ics_text(location))
@@ -141,11 +157,28 @@ def to_ics(
     calendar.add("method", "PUBLISH")
     if zone := venue_timezone(bookmarks, lookup):
         calendar.add("x-wr-timezone", vText(clean_ics_text(zone)))  # escaped as TEXT
+    times = _Times()
     for bm in bookmarks:
         seen: set[str] = set()
         for slot in slots_of(bm, lookup):
-            event = _vevent(bm, slot.event, _uid_key(bm, slot.event, seen), stamp, rival_map)
+            key = _uid_key(bm, slot.event, seen)
+            event = _vevent(bm, slot.event, key, times, stamp, rival_map)
             if event is not None:
                 calendar.add_component(event)
-    # sorted=False: the properties in the order written, as calendars have had them.
-    return calendar.to_ical(sorted=False).decode("utf-8")
+    return _written(calendar)
+
+
+def _written(calendar: Calendar) -> str:
+    """The calendar's text, as ``calendar.to_ical(sorted=False)`` writes it (the properties
+    in the order added, as calendars have had them): each of icalendar's content lines,
+    folded by icalendar (``Contentline.to_ical``) when it is 75 octets or longer. A shorter
+    line is one icalendar leaves as it is, and folding it a character at a time in Python
+    was a quarter of the calendar's cost."""
+    out = []
+    for line in calendar.content_lines(sorted=False):
+        octets = line.encode("utf-8")
+        if len(octets) >= _FOLD_AT:
+            out.append(line.to_ical())
+        elif octets:
+            out.append(octets)
+    return (b"\r\n".join(out) + b"\r\n").decode("utf-8")

@@ -211,9 +211,10 @@ def clashes(
     """For each bookmark with a clash, by ``paper_id``, the bookmarks it clashes with."""
     groups = [g for g in group_sessions(bookmarks, lookup) if g.starts is not None]
     found: dict[str, tuple[Bookmark, ...]] = {}
-    # Each bookmark's rivals as a set beside the tuple: with a whole list bookmarked, a
-    # scan of the tuple for each rival made the calendar's export quadratic.
-    seen: dict[str, set[Bookmark]] = {}
+    # Each bookmark's rivals' ids as a set beside the tuple: with a whole list bookmarked,
+    # a scan of the tuple for each rival made the calendar's export quadratic. Ids, not
+    # bookmarks: a list holds one bookmark a paper, and a bookmark's hash is its paper's.
+    seen: dict[str, set[str]] = {}
     for group in groups:
         rivals = tuple(
             b for o in groups if o is not group and _overlap(group, o) for b in o.bookmarks
@@ -221,8 +222,10 @@ def clashes(
         if rivals:
             for bm in group.bookmarks:
                 known = seen.setdefault(bm.paper_id, set())
-                new = tuple(r for r in rivals if r not in known and r.paper_id != bm.paper_id)
+                new = tuple(
+                    r for r in rivals if r.paper_id not in known and r.paper_id != bm.paper_id
+                )
                 if new:
                     found[bm.paper_id] = found.get(bm.paper_id, ()) + new
-                    known.update(new)
+                    known.update(r.paper_id for r in new)
     return found
