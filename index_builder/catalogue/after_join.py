@@ -26,8 +26,8 @@ exactly that, and returns ``None`` otherwise (the caller builds from the sources
 
 The catalogue is the one a build from nothing gives, field for field
 (``tests/core/catalogue/test_after_join.py``: random chains of joins, take-aparts and
-undos on a cut of the table and on the whole bundled table, and each case of the list
-above, against builds from nothing).
+undos on a cut of the table, two joins one after the other on the whole bundled table, and
+each case of the list above, against builds from nothing).
 """
 
 from __future__ import annotations
