@@ -12,6 +12,8 @@ from functools import cache
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from index_builder.slots_init import set_by_slots
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -59,6 +61,7 @@ def pickled_as_call(kind: _T) -> _T:
 
 
 @pickled_as_call
+@set_by_slots
 @dataclass(frozen=True, slots=True)
 class Event:
     """One scheduled presentation of a paper: its poster session or its talk.
@@ -92,6 +95,7 @@ _EVENT_FIELDS = tuple(f.name for f in fields(Event))
 
 
 @pickled_as_call
+@set_by_slots
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One paper of the merged catalogue.
