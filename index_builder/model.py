@@ -211,7 +211,9 @@ def filled(first: _D, second: _D, **given: Any) -> _D:
     kind = type(first)
     values = _named_values(kind)[1]
     kept = values(first)
-    merged = _with(kind, [a or b for a, b in zip(kept, values(second), strict=True)], given)
+    merged = [a or b for a, b in zip(kept, values(second), strict=True)]
+    if given:
+        merged = _with(kind, merged, given)
     return first if all(map(is_, merged, kept)) else kind(*merged)
 
 
