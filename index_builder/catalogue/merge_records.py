@@ -199,6 +199,8 @@ class RecordMerge:
         """The records that landed on a row, on its joined abstract and its other abstracts."""
         on_row = self.on_row.get(row, []) if row is not None else []
         others = self.alternates.get(row, []) if row is not None else []
+        if abstract is None and not others:  # most table rows: no abstract holds records
+            return [*on_row]
         held = [abstract] if abstract is not None else []
         return [*on_row, *(r for a in (*held, *others) for r in self.on_abstract.get(a, []))]
 

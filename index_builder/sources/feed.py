@@ -100,10 +100,17 @@ def _people(data: Record, same: _Same = _alone) -> tuple[tuple[str, ...], tuple[
     places: list[str] = []
     for item in fields.records(data, "authors"):
         if name := _text(item, "fullname", "name"):
-            names.append(" ".join(name.split()))
+            names.append(_one_spaced(name))
         if place := _text(item, "institution"):
-            places.append(same(" ".join(place.split())))
+            places.append(same(_one_spaced(place)))
     return tuple(names), tuple(dict.fromkeys(places))
+
+
+def _one_spaced(text: str) -> str:
+    """A stripped text's words one space apart: the text itself when it holds no space but
+    single ``" "`` (printable: no tab, newline or other space), without splitting it
+    (a feed's 77,000 names and places, two thirds of :func:`_people`'s time)."""
+    return text if "  " not in text and text.isprintable() else " ".join(text.split())
 
 
 def track_of(source_url: str) -> str:

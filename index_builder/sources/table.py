@@ -61,8 +61,9 @@ def split_list(value: str) -> tuple[str, ...]:
 
 def read_table(source: SourceText) -> SourceData | None:
     """Read the paper table: a ``.csv`` file, or any file whose first line is its header."""
-    first_line = source.text.lstrip().split("\n", 1)[0]
-    has_header = first_line.strip().startswith("event_id,")
+    # The first line's start alone: splitting it off scanned a one-line 10 MB feed whole
+    # (4 ms, for each file read before a reader claims it).
+    has_header = source.text.lstrip().startswith("event_id,")
     if source.path.suffix.lower() != ".csv" and not has_header:
         return None
     reader = csv.reader(io.StringIO(source.text, newline=""))

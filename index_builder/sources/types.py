@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from index_builder.model import Paper, SourceProblem, field_getter, pickled_as_call
+from index_builder.slots_init import set_by_slots
 from index_builder.sources.records import PaperRecord
 from index_builder.text.safe import json_escapes_safe, json_strings_safe, safe_json
 
@@ -55,6 +56,7 @@ class SharedStrings(dict[str, str]):
 
 
 @pickled_as_call
+@set_by_slots
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """One row of a paper table or a conference feed: the paper it states, and its event.
@@ -78,6 +80,7 @@ class TableRow:
 
 
 @pickled_as_call
+@set_by_slots
 @dataclass(frozen=True, slots=True)
 class AbstractEntry:
     """One abstract of a list: its text and where it was found (1-based position)."""

@@ -2,12 +2,14 @@
 
 Inside ``with using(folder):`` every :func:`~index_builder.text.render.render` and
 :func:`~index_builder.text.render.extract_code_urls` call of this thread looks its raw
-text up first (a BLAKE2 hash of the kind and the text, in a file named for
-:data:`RENDER_VERSION`) and remembers what it makes. On leaving, the entries no call
-asked for are dropped (so the file holds what the catalogue uses, bounded by
-:data:`MAX_ENTRIES`) and the file is written atomically when anything changed. A cache
-file that cannot be read or is damaged is ignored and rebuilt; one that cannot be
-written is no error.
+text up first (the kind and a BLAKE2 digest of the text, in a file named for
+:data:`RENDER_VERSION`) and remembers what it makes. A text's digest is made once in the
+block (:func:`text_digest`): its rendering, its code links and the join's key of an
+official abstract (:mod:`~index_builder.catalogue.joins.scoring_cache`) share it. On
+leaving, the entries no call asked for are dropped (so the file holds what the catalogue
+uses, bounded by :data:`MAX_ENTRIES`) and the file is written atomically when anything
+changed. A cache file that cannot be read or is damaged is ignored and rebuilt; one that
+cannot be written is no error.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ RENDER_VERSION = 1
 the cache file is named for it, so older entries are never served."""
 MAX_ENTRIES = 250_000
 """At most this many texts are kept: two per paper at ~100,000 papers."""
-_MAGIC = "paperscope-render-cache"
+_MAGIC = "paperscope-render-cache v2"
+"""v2: keys are the kind and the text's own digest (v1 hashed the kind with the text)."""
 _AS_WRITTEN = b""
 """Kept for a text made into itself (most titles and abstracts render as written): the
 file then holds its key alone, not the text again."""
@@ -48,12 +51,12 @@ class RenderCache:
         self.spans: dict[str, str] = {}
         """Math spans rendered in this block, by their source (never written: a text
         rendered before is served whole)."""
+        self.digests: dict[str, bytes] = {}
+        """Each text's :func:`digest_of`, made in this block (never written)."""
 
     def get(self, kind: str, raw: str, make: Callable[[str], _V]) -> _V:
         """``make(raw)``, from the cache when this ``kind`` of ``raw`` was made before."""
-        digest = hashlib.blake2b(kind.encode(), digest_size=16)
-        digest.update(raw.encode("utf-8", "surrogatepass"))
-        key = digest.digest()
+        key = kind.encode() + b"\0" + self.digest(raw)
         done = self.used.get(key)
         if done is None:
             done = self.entries.get(key)
@@ -66,9 +69,28 @@ class RenderCache:
         # One kind, one type (the key holds the kind); a text made into itself is its raw.
         return raw if isinstance(done, bytes) else done  # type: ignore[return-value]
 
+    def digest(self, raw: str) -> bytes:
+        """:func:`digest_of` ``raw``, made once in this block (an abstract's 1.3 KB was
+        hashed three times a build: rendered, its code links, its join key)."""
+        found = self.digests.get(raw)
+        if found is None:
+            found = self.digests[raw] = digest_of(raw)
+        return found
+
     def kept(self) -> dict[bytes, Value]:
         """The entries to write: those used, and the loaded ones when they are kept."""
         return {**self.entries, **self.used} if self.keep_loaded else self.used
+
+
+def digest_of(raw: str) -> bytes:
+    """The 128-bit BLAKE2b digest of a text's UTF-8 (lone surrogates kept as they are)."""
+    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def text_digest(raw: str) -> bytes:
+    """:func:`digest_of` ``raw``, made once per text inside a :func:`using` block."""
+    cache = _ACTIVE.get()
+    return digest_of(raw) if cache is None else cache.digest(raw)
 
 
 _ACTIVE: ContextVar[RenderCache | None] = ContextVar("render_cache", default=None)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
+from dataclasses import MISSING, fields
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import index_builder
 from index_builder.model import Event, Paper, filled, replaced
@@ -138,3 +141,37 @@ def test_the_cached_types_pickle_as_calls_of_their_class() -> None:
         assert kind is type(value)
         assert args == tuple(getattr(value, f.name) for f in dataclasses.fields(value))
         assert pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)) == value
+
+
+def _empty_or_not(default: object) -> st.SearchStrategy[object]:
+    """A field's empty value or a filled one of its type (an id may be 0 as well)."""
+    if isinstance(default, bool):
+        return st.booleans()
+    if isinstance(default, tuple):
+        return st.sampled_from([(), ("x",), ("x", "y")])
+    if default is None:
+        return st.sampled_from([None, 0, 7])
+    return st.sampled_from(["", "x", "y"])
+
+
+_PAPERS = st.builds(
+    Paper,
+    **{f.name: _empty_or_not(f.default if f.default is not MISSING else "") for f in fields(Paper)},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PAPERS, _PAPERS, st.sampled_from([{}, {"url": "w"}, {"oral": True, "event_id": None}]))
+def test_filled_is_each_field_or_the_others_and_the_first_when_it_lacks_nothing(
+    first: Paper, second: Paper, given_fields: dict[str, object]
+) -> None:
+    """``filled`` equals the paper made field by field (values and their types); it is
+    ``first`` itself exactly when no field's value object changes."""
+    expected = {f.name: getattr(first, f.name) or getattr(second, f.name) for f in fields(Paper)}
+    expected |= given_fields
+    made = filled(first, second, **given_fields)
+    assert [(type(v), v) for v in map(made.__getattribute__, expected)] == [
+        (type(v), v) for v in expected.values()
+    ]
+    lacks_nothing = all(expected[n] is getattr(first, n) for n in expected)
+    assert (made is first) == lacks_nothing

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from index_builder.atomic import read_pickle, write_pickle
+from index_builder.text.render_cache import text_digest
 
 if TYPE_CHECKING:  # the join's code is imported when a build scores (a warm load does not)
     from index_builder.catalogue.joins.match import AbstractMatcher, Join, Scored
@@ -80,7 +81,7 @@ def official_keys(official: Mapping[int, str]) -> dict[bytes, int | None]:
     used: dict[bytes, bytes | None] = {}
 
     def key_of(text: str) -> bytes | None:
-        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        digest = text_digest(text)  # the render cache's digest of it, made once a build
         key = kept[digest] if digest in kept else code.text_key(text)
         used[digest] = key
         return key
@@ -165,7 +166,7 @@ def scored(
     used: dict[bytes, Scored] = {}
 
     def one(text: str) -> Scored:
-        name = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        name = text_digest(text)
         done = used.get(name) or known.get(name) or score_one(index, text)
         used[name] = done
         return done

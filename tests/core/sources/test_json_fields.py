@@ -96,3 +96,37 @@ def test_the_feed_reads_a_field_as_the_reader_and_the_entities_do(
     """The feed's shortcut for plain ASCII strings gives what the JSON reader and
     :func:`unescape_html` give for any value."""
     assert feed._text(record, *keys) == unescape_html(fields.text(record, *keys))
+
+
+_NAMES = st.one_of(
+    _VALUES,
+    st.lists(
+        st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003", "Ann", "Lee", "&amp;", "é"])
+    ).map("".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.fixed_dictionaries(
+                {}, optional={"fullname": _NAMES, "name": _NAMES, "institution": _NAMES}
+            ),
+            _VALUES,
+        ),
+        max_size=4,
+    )
+)
+def test_the_feed_reads_authors_as_their_words_one_space_apart(authors: list[object]) -> None:
+    """The feed's names and places: each text's words one space apart (the shortcut for a
+    text with single spaces alone gives what splitting and joining give), empty ones out,
+    each place once."""
+    names = [
+        " ".join(feed._text(a, "fullname", "name").split()) for a in authors if isinstance(a, dict)
+    ]
+    places = [
+        " ".join(feed._text(a, "institution").split()) for a in authors if isinstance(a, dict)
+    ]
+    expected = tuple(n for n in names if n), tuple(dict.fromkeys(p for p in places if p))
+    assert feed._people({"authors": authors}) == expected

@@ -7,11 +7,14 @@ gives the same papers, and a damaged cache file is ignored and written anew.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from index_builder.catalogue.load import load_catalogue
 from index_builder.text import render, render_cache
@@ -143,3 +146,41 @@ def test_pylatexenc_is_imported_for_the_first_span_it_renders_and_not_before() -
         "from index_builder.text.render import render\nassert render('$\\\\alpha^2$') == 'α²'\n"
     )
     assert "pylatexenc" in math
+
+
+_TEXTS = st.lists(
+    st.text(alphabet=st.sampled_from(["a", " ", "$", "x", "\\", "é", "\ud800", "[", "]", "("]))
+    | st.sampled_from(["see https://github.com/a/b", "$x^2$ and *y*", "plain"]),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(_TEXTS)
+def test_a_texts_digest_made_once_serves_each_kind_as_made_alone(
+    tmp_path: Path, texts: list[str]
+) -> None:
+    """Inside a block a text is hashed once, its rendering, code links and join key
+    sharing the digest; each is what it is without the cache, once made and once served
+    (a text met again, or an equal text, finds its own entries), and the join's digest is
+    the one its kept keys were stored under (BLAKE2b of the UTF-8, 16 bytes)."""
+    alone = [(render.render(t), render.extract_code_urls(t)) for t in texts]
+    for _ in range(2):  # made, then served from the file
+        with render_cache.using(tmp_path):
+            assert [(render.render(t), render.extract_code_urls(t)) for t in texts] == alone
+            for text in [*texts, *(t + "" for t in texts)]:
+                expected = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
+                assert render_cache.text_digest(text) == expected.digest()
+        assert [(render.render(t), render.extract_code_urls(t)) for t in texts[::-1]] == alone[::-1]
+
+
+def test_each_text_is_hashed_once_a_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    hashed = record_calls(monkeypatch, render_cache, "digest_of")
+    texts = ["An abstract at https://github.com/a/b.", "A title"]
+    with render_cache.using(None):
+        for text in texts:
+            render.render(text), render.extract_code_urls(text), render_cache.text_digest(text)
+    assert sorted(hashed) == sorted(texts)
