@@ -72,13 +72,8 @@ def test_the_file_is_what_icalendar_writes(monkeypatch: pytest.MonkeyPatch) -> N
 def test_a_rival_of_both_of_an_orals_events_is_named_once() -> None:
     """The talk and the poster both overlap one long session: its paper is one rival."""
     oral = papers()[0]
-    long_one = Paper(
-        id="w1",
-        title="A workshop paper",
-        session="Workshop",
-        starts_at="2026-07-06T08:00:00-07:00",
-        ends_at="2026-07-06T23:00:00-07:00",
-    )
+    day = ("2026-07-06T08:00:00-07:00", "2026-07-06T23:00:00-07:00")
+    long_one = Paper("w1", "A workshop paper", session="Workshop", starts_at=day[0], ends_at=day[1])
     listed = [oral, long_one]
     lookup = {p.id: p for p in listed}.get
     marks = [Bookmark.from_paper(p) for p in listed]
