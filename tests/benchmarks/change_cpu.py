@@ -102,7 +102,7 @@ def compare_trees(
         for kind, pairs in kinds.items():
             cpu = statistics.median(c for c, _ in pairs)
             wall = statistics.median(w for _, w in pairs)
-            print(f"  {name}: {label(kind)}: CPU {cpu:.2f} s, wall {wall:.2f} s")
+            print(f"  {name}: {label(kind)}: CPU {cpu:.3f} s, wall {wall:.3f} s")
 
 
 def main() -> None:

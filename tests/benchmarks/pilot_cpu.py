@@ -9,9 +9,11 @@ Each round runs, for each tree in turn, this file in a process whose ``PYTHONPAT
 the tree (which need not hold the file): it builds the index of the TUI tests' 46 sample
 papers (not timed), starts the app four times at 120x36 as ``make_app`` does (the first
 untimed: in a test run a start is not the process's first), each until its first result
-is shown and settled (``ready``), and moves the focus from the search box to the list and
-back five times, each until settled. The CPU seconds are the process's (every thread: the app's
-workers too); the figures are medians, with the wall-clock medians beside them.
+is shown and settled (``ready``), moves the focus from the search box to the list and
+back five times, then the list's cursor down and up (``j``, ``k``: the view shows the
+paper and its similar papers) five times each, each until settled. The CPU seconds are
+the process's (every thread: the app's workers too); the figures are medians, with the
+wall-clock medians beside them.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from tests.benchmarks.change_cpu import compare_trees
 
 STARTS = 3
 MOVES = 5
+KINDS = ("start", "focus", "cursor")
 
 
 def measure(trees: dict[str, Path], rounds: int, root: Path) -> dict[str, dict[str, list]]:
-    """Every tree's ``(CPU, wall)`` pairs: an app's start, a move of the focus."""
-    out: dict[str, dict[str, list]] = {n: {"start": [], "focus": []} for n in trees}
+    """Every tree's ``(CPU, wall)`` pairs: an app's start, a move of the focus, of the
+    cursor."""
+    out: dict[str, dict[str, list]] = {n: {k: [] for k in KINDS} for n in trees}
     for _ in range(rounds):
         for name, tree in trees.items():
             found = root / f"{name}.json"
@@ -52,7 +56,8 @@ def measure(trees: dict[str, Path], rounds: int, root: Path) -> dict[str, dict[s
 
 
 def child(found: Path) -> None:
-    """Start the app and move the focus in this tree; write the ``(CPU, wall)`` pairs."""
+    """Start the app, move the focus and the cursor in this tree; write the ``(CPU, wall)``
+    pairs."""
     from index_builder.paths import Paths
     from index_builder.search.engine import SearchIndex
     from tests.helpers.tui_helpers import main, ready, settle
@@ -62,7 +67,7 @@ def child(found: Path) -> None:
     from tui.shared.context import Context
 
     shelf = PaperShelf(sample_papers())
-    pairs: dict[str, list[tuple[float, float]]] = {"start": [], "focus": []}
+    pairs: dict[str, list[tuple[float, float]]] = {kind: [] for kind in KINDS}
 
     def clock() -> tuple[float, float]:
         return time.process_time(), time.perf_counter()
@@ -89,6 +94,13 @@ def child(found: Path) -> None:
                 widget.focus()
                 await settle(pilot)
                 pairs["focus"].append(since(moved))
+            screen.results.focus()
+            await settle(pilot)
+            for key in "jk" * MOVES:
+                moved = clock()
+                await pilot.press(key)
+                await settle(pilot)
+                pairs["cursor"].append(since(moved))
 
     with tempfile.TemporaryDirectory(prefix="pilot-cpu-") as folder:
         cache = Path(folder) / "index"

@@ -53,7 +53,9 @@ SEQUENCES = {
 ALL = "".join(f"<{seq}>" for seq in SEQUENCES.values())
 IN_ARGV = ALL.replace("\x00", "")
 """What a command-line argument can carry (no NUL)."""
-LEFTOVERS = ("PWNED", "UFdORUQ", "31m", "evil/", "1049")
+LEFTOVERS = ("PWNED", "UFdORUQ", "31m", "evil/", "1049h")
+"""What each sequence would leave behind if only its controls were dropped. ``1049h``, not
+``1049``: a moment of the clock (``agenda --json``'s microseconds) can hold ``1049``."""
 PAPER_ID = "88123"
 
 

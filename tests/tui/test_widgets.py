@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
 
 from index_builder.model import Hit, Paper
 from tests.helpers.tui_papers import HAND_MADE
@@ -55,6 +57,54 @@ async def test_keep_cursor_on_the_same_paper() -> None:
         result_list.set_hits(list(reversed(hits)), keep="10")
         await pilot.pause()
         assert result_list.current is not None and result_list.current.paper.id == "10"
+
+
+class ListBesideText(App[None]):
+    """A result list beside a text as tall as the number under the cursor ends with: each
+    move lays the screen out again (as the paper view does, with its similar papers)."""
+
+    CSS = "Horizontal { height: 1fr; } ResultList { width: 1fr; } #text { width: 20; }"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield ResultList()
+            yield Static(id="text")
+
+    def on_result_list_highlighted(self, message: ResultList.Highlighted) -> None:
+        lines = int(message.hit.paper.id) % 5 + 1 if message.hit is not None else 0
+        self.query_one("#text", Static).update("\n".join(["a line"] * lines))
+
+
+async def test_the_scrollbar_follows_the_rows_and_not_the_layouts_beside_it() -> None:
+    app = ListBesideText()
+    async with app.run_test(size=(80, 24)) as pilot:
+        rows = app.query_one(ResultList)
+        rows.set_hits(many(50))
+        rows.focus()
+        await pilot.press("j")  # the bar's first layout since it is shown fits it once
+        await pilot.pause()
+        bar = rows.vertical_scrollbar
+        assert (bar.window_virtual_size, bar.window_size) == (100, 24)
+        drawn: list[float] = []
+        render = bar.render
+
+        def counted() -> object:
+            drawn.append(bar.position)
+            return render()
+
+        bar.render = counted  # type: ignore[method-assign]
+        text = app.query_one("#text", Static)
+        for _ in range(3):  # within the first page: the list does not scroll
+            await pilot.press("j")
+        await pilot.pause()
+        assert rows.cursor == 4 and text.size.height == 5, "each move laid the screen out"
+        assert drawn == [], "the list's scrollbar drawn again though its rows did not change"
+        rows.add_hits(50, many(100)[50:])
+        await pilot.pause()
+        assert bar.window_virtual_size == 200 and drawn, "more rows, a shorter thumb"
+        await pilot.resize_terminal(80, 30)
+        await pilot.pause()
+        assert (bar.window_virtual_size, bar.window_size) == (200, 30)
 
 
 def test_derived_title_is_marked_and_italic() -> None:

@@ -116,3 +116,19 @@ async def test_the_view_looks_up_the_similar_papers_of_the_paper_it_shows() -> N
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert [h.paper.id for h in view.similar] == [f"like-b-{i}" for i in range(8)]
+
+
+async def test_the_paper_is_not_wrapped_again_when_its_similar_papers_make_it_scroll() -> None:
+    app = ViewApp()
+    async with app.run_test(size=(100, 20)) as pilot:
+        view = app.query_one(PaperView)
+        body = view.query_one("#paper-body")
+        view.show(Hit(Paper(id="a", title="A", abstract="words of the abstract " * 30)))
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar, "the paper alone fits"
+        width, height = body.size
+        view.similar_from(lambda paper_id, count: many(count, f"like-{paper_id}-"))
+        await until(pilot, lambda: view.show_vertical_scrollbar, what="the similar papers' bar")
+        await pilot.pause()
+        assert len(view.similar) == 8
+        assert body.size == (width, height), "the paper's width kept: its lines not wrapped again"

@@ -176,6 +176,8 @@ class ResultList(ReportsFailures, ScrollView, can_focus=True):
         self._pager: Pager | None = None
         self._answer = 0
         """Counts the answers shown, so a page of an earlier one is known and dropped."""
+        self._rows_barred: Size | None = None
+        """The rows' size the scrollbar was last fitted to (see :meth:`_size_updated`)."""
 
     # -- data -------------------------------------------------------------------------------
 
@@ -319,6 +321,24 @@ class ResultList(ReportsFailures, ScrollView, can_focus=True):
         self._cache.clear()
         if self.hits:
             self._scroll_to_cursor()
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Fit the scrollbar to the rows only when the list's size or its rows changed.
+
+        At every layout of the screen Textual hands a scroll view the size of its viewport
+        as its virtual size, which is never the list's (its rows): Textual's scroll view
+        takes that for a change and draws the scrollbar again, at each of the ~6 layouts
+        a move of the cursor makes (the paper, its similar papers), about a tenth of the
+        move's CPU. With the list's rows unchanged since the last fit, it is handed the
+        rows' size, so it fits the bars again only if the list's size changed.
+        """
+        rows = self.virtual_size
+        if rows != self._rows_barred:
+            self._rows_barred = rows
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        return super()._size_updated(size, rows, container_size, layout)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
