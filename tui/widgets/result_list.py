@@ -27,7 +27,7 @@ BINDINGS (while the list has focus):
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -323,7 +323,7 @@ class ResultList(ReportsFailures, ScrollView, can_focus=True):
             self._scroll_to_cursor()
 
     def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+        self, size: Size, virtual_size: Size, container_size: Size, *more: Any, **named: Any
     ) -> bool:
         """Fit the scrollbar to the rows only when the list's size or its rows changed.
 
@@ -334,11 +334,13 @@ class ResultList(ReportsFailures, ScrollView, can_focus=True):
         move's CPU. With the list's rows unchanged since the last fit, it is handed the
         rows' size, so it fits the bars again only if the list's size changed.
         """
+        # Textual's own method (a private one): what follows the three sizes is passed on
+        # as given, so a release that adds a parameter still gets it.
         rows = self.virtual_size
         if rows != self._rows_barred:
             self._rows_barred = rows
-            return super()._size_updated(size, virtual_size, container_size, layout)
-        return super()._size_updated(size, rows, container_size, layout)
+            return super()._size_updated(size, virtual_size, container_size, *more, **named)
+        return super()._size_updated(size, rows, container_size, *more, **named)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
