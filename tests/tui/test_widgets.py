@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from index_builder.model import Hit, Paper
@@ -29,12 +32,19 @@ def many(count: int) -> list[Hit]:
     ]
 
 
+@asynccontextmanager
+async def listing(app: App[None], count: int) -> AsyncIterator[tuple[Pilot[None], ResultList]]:
+    """``app`` at 80x24 with ``count`` papers in its focused result list."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        rows = app.query_one(ResultList)
+        rows.set_hits(many(count))
+        rows.focus()
+        yield pilot, rows
+
+
 async def test_virtual_list_renders_only_what_is_visible_at_100000_rows() -> None:
     app = ListApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        result_list = app.query_one(ResultList)
-        result_list.set_hits(many(100_000))
-        result_list.focus()
+    async with listing(app, 100_000) as (pilot, result_list):
         await pilot.pause()
         assert result_list.virtual_size.height == 200_000
         assert len(result_list._cache) <= 2 * 24
@@ -77,10 +87,7 @@ class ListBesideText(App[None]):
 
 async def test_the_scrollbar_follows_the_rows_and_not_the_layouts_beside_it() -> None:
     app = ListBesideText()
-    async with app.run_test(size=(80, 24)) as pilot:
-        rows = app.query_one(ResultList)
-        rows.set_hits(many(50))
-        rows.focus()
+    async with listing(app, 50) as (pilot, rows):
         await pilot.press("j")  # the bar's first layout since it is shown fits it once
         await pilot.pause()
         bar = rows.vertical_scrollbar
