@@ -139,6 +139,8 @@ def test_names_and_stems() -> None:
     assert "LS2MCGDA" in title_names("LS$^{2}$MC-GDA: A Smoothed Algorithm")
     assert "LS2MCGDA" in compact_words("a novel algorithm, LS$^2$MC-GDA, that")
     assert not title_names("A Fundamental Trade-Off in Non-Uniform Settings")
+    assert title_names("Llama3 Goes Medical: Tuning at Scale") == {"Llama3"}  # letters, digits
+    assert not title_names("Scaling to 2048 Experts in 3D")  # digits alone, or too short
     assert stems("Évaluation of Models") == stems("evaluation of model")
     assert stems(r"\textbf{PRISM} and **P**lasticity") == ["prism", "and", "plastic"]
 
